@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Installs or builds the real servers the integration tests use, and caches them outside the repository so a
+# second run costs nothing. Prints the cache directory on its last line. Idempotent.
+#   etcd          Debian etcd-server
+#   kube-apiserver built from the Go module k8s.io/kubernetes
+#   coredns       built from the Go module github.com/coredns/coredns (includes the etcd and view plugins)
+#   dig           Debian bind9-dnsutils (used by docs and the quickstart check, not required by tests)
+set -euo pipefail
+
+KUBE_VERSION=${KUBE_VERSION:-1.34.4}
+COREDNS_VERSION=${COREDNS_VERSION:-1.12.1}
+CACHE=${ZONEKEEPER_TESTBIN:-${XDG_CACHE_HOME:-$HOME/.cache}/zonekeeper/testbin}
+mkdir -p "$CACHE"
+
+log() { echo "testbed: $*" >&2; }
+
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "apt-get install ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_kube_apiserver() {
+  local out="$CACHE/kube-apiserver-v$KUBE_VERSION"
+  [ -x "$out" ] && return 0
+  log "building kube-apiserver v$KUBE_VERSION (about 4 minutes on 2 cores)"
+  local work; work=$(mktemp -d)
+  local gomod
+  gomod=$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  {
+    echo "module kasbuild"
+    echo
+    echo "go 1.25"
+    echo
+    echo "require k8s.io/kubernetes v$KUBE_VERSION"
+    echo
+    # k8s.io/kubernetes replaces each staging module with a local directory; point each at its published
+    # release instead (staging modules are versioned v0.X.Y for kubernetes v1.X.Y).
+    sed -n 's#^[[:space:]]*\(k8s.io/[a-z0-9-]*\) => ./staging/src/k8s.io/.*#replace \1 => \1 v0.'"${KUBE_VERSION#1.}"'#p' "$gomod"
+  } >"$work/go.mod"
+  cat >"$work/tools.go" <<'GO'
+//go:build tools
+
+package kasbuild
+
+import _ "k8s.io/kubernetes/cmd/kube-apiserver"
+GO
+  (cd "$work" && go mod tidy >/dev/null 2>&1 && CGO_ENABLED=0 go build -trimpath -o "$out.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
+  mv "$out.tmp" "$out"
+  rm -rf "$work"
+}
+
+build_coredns() {
+  local out="$CACHE/coredns-v$COREDNS_VERSION"
+  [ -x "$out" ] && return 0
+  log "building coredns v$COREDNS_VERSION (about 3.5 minutes on 2 cores)"
+  local work; work=$(mktemp -d)
+  (cd "$work" && CGO_ENABLED=0 GOBIN="$work" go install -trimpath "github.com/coredns/coredns@v$COREDNS_VERSION")
+  mv "$work/coredns" "$out"
+  rm -rf "$work"
+}
+
+apt_install etcd-server bind9-dnsutils
+ln -sf /usr/bin/etcd "$CACHE/etcd"
+
+pids=()
+build_kube_apiserver & pids+=($!)
+build_coredns & pids+=($!)
+rc=0
+for p in "${pids[@]}"; do wait "$p" || rc=1; done
+[ $rc -eq 0 ] || { log "a build failed"; exit 1; }
+
+ln -sf "kube-apiserver-v$KUBE_VERSION" "$CACHE/kube-apiserver"
+ln -sf "coredns-v$COREDNS_VERSION" "$CACHE/coredns"
+log "ready in $CACHE"
+echo "$CACHE"

@@ -1,0 +1,28 @@
+package plan
+
+import "github.com/zonekeeper/zonekeeper/internal/endpoint"
+
+// Changes is what a plan asks a provider to do. Its JSON is external-dns's, for the webhook protocol.
+// UpdateOld[i] and UpdateNew[i] describe the same record set before and after.
+type Changes struct {
+	Create    []*endpoint.Endpoint `json:"Create,omitempty"`
+	UpdateOld []*endpoint.Endpoint `json:"UpdateOld,omitempty"`
+	UpdateNew []*endpoint.Endpoint `json:"UpdateNew,omitempty"`
+	Delete    []*endpoint.Endpoint `json:"Delete,omitempty"`
+}
+
+// HasChanges reports whether applying the changes would alter anything.
+func (c *Changes) HasChanges() bool {
+	if c == nil {
+		return false
+	}
+	return len(c.Create) > 0 || len(c.Delete) > 0 || len(c.UpdateNew) > 0
+}
+
+// Len is the number of record set changes (an update counts once).
+func (c *Changes) Len() int {
+	if c == nil {
+		return 0
+	}
+	return len(c.Create) + len(c.UpdateNew) + len(c.Delete)
+}

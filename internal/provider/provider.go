@@ -1,0 +1,86 @@
+// Package provider defines what a DNS backend offers the pipeline. Each backend lives in its own
+// sub-directory with a README and a declared set of capabilities, and passes the conformance suite in
+// provider/conformance.
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+)
+
+// Provider applies changes to one DNS backend.
+type Provider interface {
+	// Records lists every record set in the zones the provider manages.
+	Records(ctx context.Context) ([]*endpoint.Endpoint, error)
+	// ApplyChanges applies the changes. A change the backend rejects must not stop the others: the
+	// provider applies what it can and returns an *ApplyError listing the rejected changes. Any other
+	// error means nothing is known to have been applied.
+	ApplyChanges(ctx context.Context, changes *plan.Changes) error
+	// Capabilities says what the backend supports.
+	Capabilities() Capabilities
+}
+
+// Capabilities are the features a backend declares, in the style of DNSControl.
+type Capabilities struct {
+	// RecordTypes the backend can store.
+	RecordTypes []string
+	// SetIdentifier: several record sets of one name and type, told apart by a set identifier.
+	SetIdentifier bool
+	// Wildcards: a stored "*" label answers for any name below it.
+	Wildcards bool
+	// AtomicPerName: all changes to one name are applied together or not at all.
+	AtomicPerName bool
+	// DefaultTTL used when an endpoint leaves its TTL unset.
+	DefaultTTL endpoint.TTL
+}
+
+// Supports reports whether a record type is in the declared list.
+func (c Capabilities) Supports(recordType string) bool {
+	for _, t := range c.RecordTypes {
+		if t == recordType {
+			return true
+		}
+	}
+	return false
+}
+
+// Action is the kind of a change.
+type Action string
+
+const (
+	ActionCreate Action = "CREATE"
+	ActionUpdate Action = "UPDATE"
+	ActionDelete Action = "DELETE"
+)
+
+// RejectedChange is one change the backend refused, with the backend's reason.
+type RejectedChange struct {
+	Action   Action
+	Endpoint *endpoint.Endpoint
+	Err      error
+}
+
+// ApplyError reports the changes a backend rejected while the rest were applied.
+type ApplyError struct {
+	Rejected []RejectedChange
+}
+
+func (e *ApplyError) Error() string {
+	parts := make([]string, 0, len(e.Rejected))
+	for _, r := range e.Rejected {
+		parts = append(parts, fmt.Sprintf("%s %s %s: %v", r.Action, r.Endpoint.DNSName, r.Endpoint.RecordType, r.Err))
+	}
+	return fmt.Sprintf("%d change(s) rejected: %s", len(e.Rejected), strings.Join(parts, "; "))
+}
+
+// AsApplyError returns the *ApplyError inside err, if any.
+func AsApplyError(err error) (*ApplyError, bool) {
+	var ae *ApplyError
+	ok := errors.As(err, &ae)
+	return ae, ok
+}
