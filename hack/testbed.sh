@@ -29,7 +29,7 @@ apt_install() {
 
 build_kube_apiserver() {
   local out="$CACHE/kube-apiserver-v$KUBE_VERSION"
-  [ -x "$out" ] && return 0
+  [ -x "$out" ] && { ln -sf "kube-apiserver-v$KUBE_VERSION" "$CACHE/kube-apiserver"; return 0; }
   log "building kube-apiserver v$KUBE_VERSION (about 4 minutes on 2 cores)"
   local work; work=$(mktemp -d)
   local gomod
@@ -54,16 +54,18 @@ import _ "k8s.io/kubernetes/cmd/kube-apiserver"
 GO
   (cd "$work" && go mod tidy >/dev/null 2>&1 && CGO_ENABLED=0 go build -trimpath -o "$out.tmp" k8s.io/kubernetes/cmd/kube-apiserver)
   mv "$out.tmp" "$out"
+  ln -sf "kube-apiserver-v$KUBE_VERSION" "$CACHE/kube-apiserver"
   rm -rf "$work"
 }
 
 build_coredns() {
   local out="$CACHE/coredns-v$COREDNS_VERSION"
-  [ -x "$out" ] && return 0
+  [ -x "$out" ] && { ln -sf "coredns-v$COREDNS_VERSION" "$CACHE/coredns"; return 0; }
   log "building coredns v$COREDNS_VERSION (about 3.5 minutes on 2 cores)"
   local work; work=$(mktemp -d)
   (cd "$work" && CGO_ENABLED=0 GOBIN="$work" go install -trimpath "github.com/coredns/coredns@v$COREDNS_VERSION")
   mv "$work/coredns" "$out"
+  ln -sf "coredns-v$COREDNS_VERSION" "$CACHE/coredns"
   rm -rf "$work"
 }
 
@@ -77,7 +79,5 @@ rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 [ $rc -eq 0 ] || { log "a build failed"; exit 1; }
 
-ln -sf "kube-apiserver-v$KUBE_VERSION" "$CACHE/kube-apiserver"
-ln -sf "coredns-v$COREDNS_VERSION" "$CACHE/coredns"
 log "ready in $CACHE"
 echo "$CACHE"
