@@ -1,0 +1,84 @@
+// Package config holds zonekeeper's settings and parses them from external-dns-compatible flags, so an
+// existing external-dns command line (or EXTERNAL_DNS_* environment) runs unchanged.
+package config
+
+import (
+	"time"
+)
+
+// Config is every setting of one zonekeeper run.
+type Config struct {
+	// Kubernetes access.
+	Kubeconfig string
+	Master     string
+
+	// Sources.
+	Sources                        []string
+	Manifest                       string
+	Namespace                      string
+	AnnotationPrefix               string
+	LabelFilter                    string
+	AnnotationFilter               string
+	IngressClassNames              []string
+	ServiceTypeFilter              []string
+	FQDNTemplate                   string
+	CombineFQDNAndAnnotation       bool
+	IgnoreHostnameAnnotation       bool
+	IgnoreIngressTLSSpec           bool
+	IgnoreIngressRulesSpec         bool
+	PublishInternalServices        bool
+	PublishHostIP                  bool
+	AlwaysPublishNotReadyAddresses bool
+	ExcludeUnschedulable           bool
+
+	// Provider.
+	Provider      string
+	CoreDNSPrefix string
+	InMemoryZones []string
+
+	// Registry.
+	Registry               string
+	TXTOwnerID             string
+	TXTPrefix              string
+	TXTSuffix              string
+	TXTWildcardReplacement string
+	TXTEncryptEnabled      bool
+	TXTEncryptAESKey       string
+
+	// Plan.
+	Policy               string
+	ManagedRecordTypes   []string
+	ExcludeRecordTypes   []string
+	DomainFilter         []string
+	ExcludeDomains       []string
+	RegexDomainFilter    string
+	RegexDomainExclusion string
+
+	// Controller.
+	Interval             time.Duration
+	MinEventSyncInterval time.Duration
+	Once                 bool
+	DryRun               bool
+
+	// Logging.
+	LogLevel  string
+	LogFormat string
+}
+
+// Default returns the settings used when no flag is given.
+func Default() Config {
+	return Config{
+		Sources:              nil,
+		ExcludeUnschedulable: true,
+		Provider:             "",
+		CoreDNSPrefix:        "/skydns/",
+		Registry:             "txt",
+		TXTOwnerID:           "default",
+		Policy:               "sync",
+		ManagedRecordTypes:   []string{"A", "AAAA", "CNAME"},
+		Interval:             time.Minute,
+		MinEventSyncInterval: 100 * time.Millisecond,
+		LogLevel:             "info",
+		LogFormat:            "text",
+	}
+}

@@ -1,0 +1,228 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// stringList is a repeatable flag; a value with commas is not split (external-dns does not split either).
+type stringList struct {
+	target *[]string
+	set    bool // the first Set replaces the default
+}
+
+func (s *stringList) String() string {
+	if s.target == nil {
+		return ""
+	}
+	return strings.Join(*s.target, ",")
+}
+
+func (s *stringList) Set(v string) error {
+	if !s.set {
+		*s.target = nil
+		s.set = true
+	}
+	*s.target = append(*s.target, v)
+	return nil
+}
+
+// acceptedNoOp lists external-dns flags that zonekeeper accepts for compatibility but does not need:
+// their behaviour is always on, or has no meaning here. Each maps to the reason, shown by --help.
+func acceptedNoOp() map[string]string {
+	return map[string]string{
+		"events":              "zonekeeper is always event-driven",
+		"txt-cache-interval":  "the registry cache is write-through and refreshed every --interval",
+		"provider-cache-time": "the registry cache is write-through and refreshed every --interval",
+		"metrics-address":     "accepted; metrics are not served yet",
+	}
+}
+
+// NewFlagSet binds every flag to cfg. Its defaults are cfg's current values.
+func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(output)
+	list := func(p *[]string, name, usage string) { fs.Var(&stringList{target: p}, name, usage) }
+
+	fs.StringVar(&cfg.Kubeconfig, "kubeconfig", cfg.Kubeconfig, "path to a kubeconfig file (default: in-cluster, then $KUBECONFIG, then ~/.kube/config)")
+	fs.StringVar(&cfg.Master, "master", cfg.Master, "Kubernetes API server URL, overriding the kubeconfig")
+
+	list(&cfg.Sources, "source", "source of endpoints: service, ingress, manifest (repeatable)")
+	fs.StringVar(&cfg.Manifest, "manifest", cfg.Manifest, "file or directory of Kubernetes YAML read by --source=manifest")
+	fs.StringVar(&cfg.Namespace, "namespace", cfg.Namespace, "limit sources to this namespace (default: all)")
+	fs.StringVar(&cfg.AnnotationPrefix, "annotation-prefix", cfg.AnnotationPrefix, "annotation prefix to read (default: both external-dns.alpha.kubernetes.io/ and external-dns.kubernetes.io/)")
+	fs.StringVar(&cfg.LabelFilter, "label-filter", cfg.LabelFilter, "label selector objects must match")
+	fs.StringVar(&cfg.AnnotationFilter, "annotation-filter", cfg.AnnotationFilter, "selector (label-selector syntax) object annotations must match")
+	list(&cfg.IngressClassNames, "ingress-class", "ingress class to publish (repeatable)")
+	list(&cfg.ServiceTypeFilter, "service-type-filter", "service type to publish (repeatable): ClusterIP, NodePort, LoadBalancer, ExternalName")
+	fs.StringVar(&cfg.FQDNTemplate, "fqdn-template", cfg.FQDNTemplate, "Go template for hostnames of objects that name none, e.g. '{{.Name}}.example.com'")
+	fs.BoolVar(&cfg.CombineFQDNAndAnnotation, "combine-fqdn-annotation", cfg.CombineFQDNAndAnnotation, "use --fqdn-template together with the hostname annotation")
+	fs.BoolVar(&cfg.IgnoreHostnameAnnotation, "ignore-hostname-annotation", cfg.IgnoreHostnameAnnotation, "ignore the hostname annotation (requires --fqdn-template)")
+	fs.BoolVar(&cfg.IgnoreIngressTLSSpec, "ignore-ingress-tls-spec", cfg.IgnoreIngressTLSSpec, "ignore spec.tls[].hosts of Ingresses")
+	fs.BoolVar(&cfg.IgnoreIngressRulesSpec, "ignore-ingress-rules-spec", cfg.IgnoreIngressRulesSpec, "ignore spec.rules[].host of Ingresses")
+	fs.BoolVar(&cfg.PublishInternalServices, "publish-internal-services", cfg.PublishInternalServices, "publish ClusterIP services")
+	fs.BoolVar(&cfg.PublishHostIP, "publish-host-ip", cfg.PublishHostIP, "publish the host IP of pods behind headless services")
+	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
+	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets")
+
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: coredns (alias skydns), inmemory")
+	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
+	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
+
+	fs.StringVar(&cfg.Registry, "registry", cfg.Registry, "ownership registry: txt, noop")
+	fs.StringVar(&cfg.TXTOwnerID, "txt-owner-id", cfg.TXTOwnerID, "owner id written into ownership TXT records")
+	fs.StringVar(&cfg.TXTPrefix, "txt-prefix", cfg.TXTPrefix, "prefix of ownership TXT names (may contain %{record_type})")
+	fs.StringVar(&cfg.TXTSuffix, "txt-suffix", cfg.TXTSuffix, "suffix of ownership TXT names (may contain %{record_type})")
+	fs.StringVar(&cfg.TXTWildcardReplacement, "txt-wildcard-replacement", cfg.TXTWildcardReplacement, "label that replaces '*' in ownership TXT names")
+	fs.BoolVar(&cfg.TXTEncryptEnabled, "txt-encrypt-enabled", cfg.TXTEncryptEnabled, "encrypt ownership TXT values with AES-256-GCM")
+	fs.StringVar(&cfg.TXTEncryptAESKey, "txt-encrypt-aes-key", cfg.TXTEncryptAESKey, "AES-256 key: 32 bytes, raw or base64")
+
+	fs.StringVar(&cfg.Policy, "policy", cfg.Policy, "sync, upsert-only or create-only")
+	list(&cfg.ManagedRecordTypes, "managed-record-types", "record types to manage (repeatable; default A, AAAA, CNAME)")
+	list(&cfg.ExcludeRecordTypes, "exclude-record-types", "record types never to manage (repeatable)")
+	list(&cfg.DomainFilter, "domain-filter", "only manage names under this domain (repeatable)")
+	list(&cfg.ExcludeDomains, "exclude-domains", "never manage names under this domain (repeatable)")
+	fs.StringVar(&cfg.RegexDomainFilter, "regex-domain-filter", cfg.RegexDomainFilter, "only manage names matching this regular expression (overrides --domain-filter)")
+	fs.StringVar(&cfg.RegexDomainExclusion, "regex-domain-exclusion", cfg.RegexDomainExclusion, "never manage names matching this regular expression")
+
+	fs.DurationVar(&cfg.Interval, "interval", cfg.Interval, "full resync period that heals drift")
+	fs.DurationVar(&cfg.MinEventSyncInterval, "min-event-sync-interval", cfg.MinEventSyncInterval, "debounce: events within this window are applied together")
+	fs.BoolVar(&cfg.Once, "once", cfg.Once, "run one reconcile and exit")
+	fs.BoolVar(&cfg.DryRun, "dry-run", cfg.DryRun, "compute and log changes without applying them")
+
+	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "text or json")
+
+	noOps := acceptedNoOp()
+	names := make([]string, 0, len(noOps))
+	for n := range noOps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fs.String(n, "", "accepted for external-dns compatibility: "+noOps[n])
+	}
+	// --events is a boolean in external-dns; accept it without a value.
+	fs.Lookup("events").Value = boolNoOp{}
+	return fs
+}
+
+type boolNoOp struct{}
+
+func (boolNoOp) String() string   { return "false" }
+func (boolNoOp) Set(string) error { return nil }
+func (boolNoOp) IsBoolFlag() bool { return true }
+
+// Parse fills a Config from the command line, then from EXTERNAL_DNS_<FLAG> (or ZONEKEEPER_<FLAG>)
+// environment variables for flags not given on the command line, as external-dns does. Several values
+// of a repeatable flag are separated by newlines in the environment. It returns flag.ErrHelp for -h.
+func Parse(name string, args []string, getenv func(string) string, output io.Writer) (Config, []string, error) {
+	cfg := Default()
+	fs := NewFlagSet(name, &cfg, output)
+	if err := fs.Parse(args); err != nil {
+		return cfg, nil, err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] || envErr != nil {
+			return
+		}
+		key := strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		v := getenv("ZONEKEEPER_" + key)
+		if v == "" {
+			v = getenv("EXTERNAL_DNS_" + key)
+		}
+		if v == "" {
+			return
+		}
+		for _, part := range strings.Split(v, "\n") {
+			if err := fs.Set(f.Name, strings.TrimSpace(part)); err != nil {
+				envErr = fmt.Errorf("environment %s: %w", key, err)
+				return
+			}
+		}
+	})
+	if envErr != nil {
+		return cfg, nil, envErr
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, nil, err
+	}
+	return cfg, fs.Args(), nil
+}
+
+// ParseOS is Parse over os.Args and the process environment.
+func ParseOS(name string, args []string, output io.Writer) (Config, []string, error) {
+	return Parse(name, args, os.Getenv, output)
+}
+
+// Validate checks settings that depend on each other. Each error names the flag.
+func (c *Config) Validate() error {
+	var errs []error
+	if len(c.Sources) == 0 {
+		errs = append(errs, errors.New("--source: at least one source is required (service, ingress, manifest)"))
+	}
+	for _, s := range c.Sources {
+		switch s {
+		case "service", "ingress", "manifest":
+		default:
+			errs = append(errs, fmt.Errorf("--source=%s: unknown source (supported: service, ingress, manifest)", s))
+		}
+		if s == "manifest" && c.Manifest == "" {
+			errs = append(errs, errors.New("--source=manifest needs --manifest=FILE|DIR"))
+		}
+	}
+	switch c.Provider {
+	case "coredns", "skydns", "inmemory":
+	case "":
+		errs = append(errs, errors.New("--provider: a provider is required (coredns, inmemory)"))
+	default:
+		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: coredns, inmemory)", c.Provider))
+	}
+	switch c.Registry {
+	case "txt", "noop":
+	default:
+		errs = append(errs, fmt.Errorf("--registry=%s: unknown registry (supported: txt, noop)", c.Registry))
+	}
+	if c.Registry == "txt" && c.TXTOwnerID == "" {
+		errs = append(errs, errors.New("--txt-owner-id must not be empty"))
+	}
+	if c.TXTPrefix != "" && c.TXTSuffix != "" {
+		errs = append(errs, errors.New("--txt-prefix and --txt-suffix cannot be used together"))
+	}
+	if c.TXTEncryptEnabled && c.TXTEncryptAESKey == "" {
+		errs = append(errs, errors.New("--txt-encrypt-enabled needs --txt-encrypt-aes-key"))
+	}
+	if c.IgnoreHostnameAnnotation && c.FQDNTemplate == "" {
+		errs = append(errs, errors.New("--ignore-hostname-annotation needs --fqdn-template"))
+	}
+	switch c.Policy {
+	case "sync", "upsert-only", "create-only":
+	default:
+		errs = append(errs, fmt.Errorf("--policy=%s: must be sync, upsert-only or create-only", c.Policy))
+	}
+	if c.Interval <= 0 {
+		errs = append(errs, errors.New("--interval must be positive"))
+	}
+	if c.MinEventSyncInterval < 0 {
+		errs = append(errs, errors.New("--min-event-sync-interval must not be negative"))
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		errs = append(errs, fmt.Errorf("--log-format=%s: must be text or json", c.LogFormat))
+	}
+	switch strings.ToLower(c.LogLevel) {
+	case "debug", "info", "warn", "warning", "error", "trace", "fatal", "panic":
+	default:
+		errs = append(errs, fmt.Errorf("--log-level=%s: must be debug, info, warn or error", c.LogLevel))
+	}
+	return errors.Join(errs...)
+}
