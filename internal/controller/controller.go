@@ -1,0 +1,143 @@
+// Package controller drives the pipeline: sources → registry → plan → provider. Informer events are
+// debounced into one targeted reconcile over cached state, so a change reaches DNS in well under a
+// second; a full resync every --interval lists the provider again and heals drift. No error ends the
+// process: the controller logs it, backs off and retries.
+package controller
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/registry"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// Settings configure a Controller.
+type Settings struct {
+	OwnerID            string
+	Policy             plan.Policy
+	DomainFilter       plan.DomainFilter
+	ManagedRecordTypes []string
+	ExcludeRecordTypes []string
+	// Interval between full resyncs (the provider is listed again).
+	Interval time.Duration
+	// Debounce is how long events are collected before a reconcile (--min-event-sync-interval).
+	Debounce time.Duration
+	// DryRun computes and logs changes without applying them.
+	DryRun bool
+}
+
+// Controller reconciles a source with a registry.
+type Controller struct {
+	source   source.Source
+	registry registry.Registry
+	settings Settings
+	log      *slog.Logger
+	now      func() time.Time
+
+	reported reportedSet
+	retries  retryBook
+	// backoff for whole-run failures (source, listing, provider unreachable).
+	failures int
+}
+
+// New returns a controller.
+func New(src source.Source, reg registry.Registry, settings Settings, log *slog.Logger) *Controller {
+	if settings.Interval <= 0 {
+		settings.Interval = time.Minute
+	}
+	return &Controller{
+		source:   src,
+		registry: reg,
+		settings: settings,
+		log:      log,
+		now:      time.Now,
+		reported: newReportedSet(),
+		retries:  newRetryBook(),
+	}
+}
+
+// Outcome is what one reconcile did.
+type Outcome struct {
+	// Changes that were planned (and, unless dry-run, sent), after per-record backoff.
+	Changes *plan.Changes
+	// Rejected changes the provider refused; they are retried with backoff.
+	Rejected int
+	// Problems in the sources' input and Conflicts between objects, found in this run.
+	Problems  []endpoint.Problem
+	Conflicts []plan.Conflict
+	// OwnerMismatches are changes left out because another owner holds the record.
+	OwnerMismatches []plan.OwnerMismatch
+}
+
+// invalidator is implemented by registries that cache the provider's records.
+type invalidator interface{ Invalidate() }
+
+// Resync makes the next reconcile list the provider again instead of trusting the cache.
+func (c *Controller) Resync() {
+	if inv, ok := c.registry.(invalidator); ok {
+		inv.Invalidate()
+	}
+}
+
+// RunOnce performs one reconcile. It returns an error when the run could not complete (a source or the
+// provider failed as a whole); changes the provider rejected one by one are not an error: they are
+// reported and retried with backoff.
+func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
+	start := c.now()
+	res, err := c.source.Endpoints(ctx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	c.reportProblems(res.Problems)
+
+	current, err := c.registry.Records(ctx)
+	if err != nil {
+		return Outcome{}, err
+	}
+	result := plan.Calculate(plan.Input{
+		Desired:            res.Endpoints,
+		Current:            current,
+		OwnerID:            c.settings.OwnerID,
+		Policy:             c.settings.Policy,
+		DomainFilter:       c.settings.DomainFilter,
+		ManagedRecordTypes: c.settings.ManagedRecordTypes,
+		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
+	})
+	c.reportConflicts(result.Conflicts)
+	c.reportOwnerMismatches(result.OwnerMismatches)
+
+	changes := c.retries.holdBack(result.Changes, c.now())
+	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches}
+	if !changes.HasChanges() {
+		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
+		return out, nil
+	}
+	logChanges(c.log, changes, c.settings.DryRun)
+	if c.settings.DryRun {
+		return out, nil
+	}
+	err = c.registry.ApplyChanges(ctx, changes)
+	now := c.now()
+	if err != nil {
+		applyErr, partial := asApplyError(err)
+		if !partial {
+			// Unknown how much was applied: trust nothing cached.
+			c.Resync()
+			return out, err
+		}
+		out.Rejected = len(applyErr.Rejected)
+		for _, r := range applyErr.Rejected {
+			delay := c.retries.failed(r.Endpoint.Key(), now)
+			c.log.Warn("Change rejected by the provider",
+				"action", string(r.Action), "record", r.Endpoint.DNSName, "type", r.Endpoint.RecordType,
+				"resource", r.Endpoint.Resource(), "error", r.Err.Error(), "retryIn", delay.String())
+		}
+	}
+	c.retries.succeeded(changes, now)
+	c.log.Info("Changes applied", "changes", changes.Len(), "rejected", out.Rejected, "duration", c.now().Sub(start).String())
+	return out, nil
+}

@@ -1,0 +1,97 @@
+package controller
+
+import (
+	"context"
+	"time"
+)
+
+// maxFailureBackoff caps the wait after a failed run; a full resync still happens every interval.
+const maxFailureBackoff = 30 * time.Second
+
+// Run reconciles until ctx ends: once at start, after every burst of source events (debounced), at
+// every full resync, and when a backed-off change or a failed run is due again. It returns nil when ctx
+// ends; it never returns because of a source or provider error.
+func (c *Controller) Run(ctx context.Context) error {
+	events := make(chan struct{}, 1)
+	c.source.AddEventHandler(func() {
+		select {
+		case events <- struct{}{}:
+		default:
+		}
+	})
+
+	resync := time.NewTicker(c.settings.Interval)
+	defer resync.Stop()
+	var debounce, retry *time.Timer
+	debounceC := func() <-chan time.Time { return timerC(debounce) }
+	retryC := func() <-chan time.Time { return timerC(retry) }
+
+	run := func() {
+		stopTimer(&debounce)
+		stopTimer(&retry)
+		_, err := c.RunOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		var wait time.Duration
+		if err != nil {
+			c.failures++
+			wait = failureBackoff(c.failures, c.settings.Interval)
+			c.log.Error("Failed to do run once", "error", err.Error(), "retryIn", wait.String())
+		} else {
+			c.failures = 0
+			if due, ok := c.retries.nextDue(); ok {
+				wait = max(due.Sub(c.now()), 10*time.Millisecond)
+			}
+		}
+		if wait > 0 {
+			retry = time.NewTimer(wait)
+		}
+	}
+
+	run()
+	for {
+		select {
+		case <-ctx.Done():
+			stopTimer(&debounce)
+			stopTimer(&retry)
+			return nil
+		case <-events:
+			if debounce == nil {
+				debounce = time.NewTimer(c.settings.Debounce)
+			}
+		case <-debounceC():
+			debounce = nil
+			run()
+		case <-retryC():
+			retry = nil
+			if c.failures > 0 {
+				// The failure may have left the cache stale (for example the provider went away).
+				c.Resync()
+			}
+			run()
+		case <-resync.C:
+			c.Resync()
+			run()
+		}
+	}
+}
+
+func failureBackoff(failures int, interval time.Duration) time.Duration {
+	d := time.Second << min(failures-1, 10)
+	return min(d, maxFailureBackoff, interval)
+}
+
+func timerC(t *time.Timer) <-chan time.Time {
+	if t == nil {
+		return nil
+	}
+	return t.C
+}
+
+func stopTimer(t **time.Timer) {
+	if *t != nil {
+		(*t).Stop()
+		*t = nil
+	}
+}

@@ -1,0 +1,104 @@
+package controller
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+)
+
+// reportedSet remembers what was already logged, so a problem that persists is logged once when it
+// appears and not again on every event; it is logged again after it went away and came back.
+type reportedSet struct {
+	seen map[string]bool
+}
+
+func newReportedSet() reportedSet { return reportedSet{seen: map[string]bool{}} }
+
+// fresh marks the keys of this run and returns those not reported in the previous run.
+func (r *reportedSet) fresh(kind string, keys []string) []bool {
+	next := make(map[string]bool, len(keys))
+	out := make([]bool, len(keys))
+	for i, k := range keys {
+		k = kind + "\x00" + k
+		out[i] = !r.seen[k]
+		next[k] = true
+	}
+	for k := range r.seen {
+		if len(k) > len(kind) && k[:len(kind)+1] == kind+"\x00" {
+			delete(r.seen, k)
+		}
+	}
+	for k := range next {
+		r.seen[k] = true
+	}
+	return out
+}
+
+func (c *Controller) reportProblems(problems []endpoint.Problem) {
+	keys := make([]string, len(problems))
+	for i, p := range problems {
+		keys[i] = p.Error()
+	}
+	for i, isNew := range c.reported.fresh("problem", keys) {
+		if !isNew {
+			continue
+		}
+		p := problems[i]
+		c.log.Warn("Invalid input ignored", "object", p.Object.String(), "field", p.Field, "value", p.Value, "reason", p.Reason)
+	}
+}
+
+func (c *Controller) reportConflicts(conflicts []plan.Conflict) {
+	keys := make([]string, len(conflicts))
+	for i, x := range conflicts {
+		keys[i] = fmt.Sprintf("%s|%s|%s", x.Key, x.Winner, x.Loser)
+	}
+	for i, isNew := range c.reported.fresh("conflict", keys) {
+		if !isNew {
+			continue
+		}
+		x := conflicts[i]
+		c.log.Warn("Conflicting claims on a name", "record", x.Key.String(), "winner", x.Winner, "loser", x.Loser, "reason", x.Reason)
+	}
+}
+
+func (c *Controller) reportOwnerMismatches(ms []plan.OwnerMismatch) {
+	keys := make([]string, len(ms))
+	for i, m := range ms {
+		keys[i] = fmt.Sprintf("%s|%s|%s", m.Key, m.Action, m.ForeignOwner)
+	}
+	for i, isNew := range c.reported.fresh("owner", keys) {
+		if !isNew {
+			continue
+		}
+		m := ms[i]
+		owner := m.ForeignOwner
+		if owner == "" {
+			owner = "(none)"
+		}
+		c.log.Info("Skipping record owned by someone else", "record", m.Key.String(), "action", string(m.Action),
+			"owner", owner, "ourOwner", m.OwnerID, "resource", m.Resource)
+	}
+}
+
+func logChanges(log *slog.Logger, c *plan.Changes, dryRun bool) {
+	suffix := ""
+	if dryRun {
+		suffix = " (dry run)"
+	}
+	one := func(action string, e *endpoint.Endpoint) {
+		log.Info(fmt.Sprintf("Desired change: %s %s %s%s", action, e.DNSName, e.RecordType, suffix),
+			"targets", e.Targets, "ttl", int64(e.RecordTTL), "resource", e.Resource())
+	}
+	for _, e := range c.Create {
+		one("CREATE", e)
+	}
+	for _, e := range c.UpdateNew {
+		one("UPDATE", e)
+	}
+	for _, e := range c.Delete {
+		one("DELETE", e)
+	}
+}
