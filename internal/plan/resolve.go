@@ -1,0 +1,144 @@
+package plan
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// compareCandidates is the total order used to choose between endpoints competing for one record set.
+// Its first rule is external-dns's (Targets.IsLess: addresses before hostnames, shorter lists, then
+// lexical order); the rest only break ties, so that the choice never depends on input order.
+func compareCandidates(a, b *endpoint.Endpoint) int {
+	if a == b {
+		return 0
+	}
+	if c := compareTargetsAsExternalDNS(a.Targets, b.Targets); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Resource(), b.Resource()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.RecordTTL, b.RecordTTL); c != 0 {
+		return c
+	}
+	if c := slices.Compare(a.Targets, b.Targets); c != 0 {
+		return c
+	}
+	if c := slices.CompareFunc(a.ProviderSpecific, b.ProviderSpecific, compareProperty); c != 0 {
+		return c
+	}
+	if c := compareLabels(a.Labels, b.Labels); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.DNSName, b.DNSName)
+}
+
+func compareTargetsAsExternalDNS(a, b endpoint.Targets) int {
+	if slices.Equal(a, b) {
+		return 0 // IsLess copies and sorts both lists; skip that for the common identical case
+	}
+	switch {
+	case a.IsLess(b):
+		return -1
+	case b.IsLess(a):
+		return 1
+	}
+	return 0
+}
+
+func compareProperty(a, b endpoint.ProviderSpecificProperty) int {
+	if c := cmp.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Value, b.Value)
+}
+
+func compareLabels(a, b endpoint.Labels) int {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
+		return c
+	}
+	ak, bk := slices.Sorted(maps.Keys(a)), slices.Sorted(maps.Keys(b))
+	for i := range ak {
+		if c := cmp.Compare(ak[i], bk[i]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a[ak[i]], b[bk[i]]); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// minCandidate returns the smallest candidate in compareCandidates order.
+func minCandidate(cands []entry) *endpoint.Endpoint {
+	best := cands[0].ep
+	for _, c := range cands[1:] {
+		if compareCandidates(c.ep, best) < 0 {
+			best = c.ep
+		}
+	}
+	return best
+}
+
+// resolution is the outcome of a contest for one record set.
+type resolution struct {
+	winner *endpoint.Endpoint
+	// heldBy is the resource that already held the record set and kept it, "" when the winner was
+	// chosen by target order.
+	heldBy string
+}
+
+// resolveCreate picks the candidate for a record set that does not exist yet.
+func resolveCreate(cands []entry) resolution {
+	return resolution{winner: minCandidate(cands)}
+}
+
+// resolveUpdate picks the candidate for an existing record set: the resource that holds it keeps it
+// (external-dns's "first resource to take a name keeps it"); otherwise the smallest candidate.
+func resolveUpdate(current *endpoint.Endpoint, cands []entry) resolution {
+	holder := current.Resource()
+	var best *endpoint.Endpoint
+	for _, c := range cands {
+		if c.ep.Resource() == holder && (best == nil || compareCandidates(c.ep, best) < 0) {
+			best = c.ep
+		}
+	}
+	if best == nil {
+		return resolveCreate(cands)
+	}
+	return resolution{winner: best, heldBy: holder}
+}
+
+// losers reports every candidate other than the winner as a conflict. An exact duplicate of the winner
+// from the same resource is not a conflict: it asks for the very same record set.
+func (r resolution) losers(key endpoint.Key, cands []entry, out []Conflict) []Conflict {
+	for _, c := range cands {
+		if c.ep == r.winner || sameRecordRequest(c.ep, r.winner) {
+			continue
+		}
+		reason := "candidate with the smaller target set wins"
+		switch {
+		case r.heldBy != "" && c.ep.Resource() != r.heldBy:
+			reason = "name already held by " + describeResource(r.heldBy)
+		case compareTargetsAsExternalDNS(r.winner.Targets, c.ep.Targets) == 0:
+			reason = "equal target sets; tie broken by resource name, then TTL"
+		}
+		out = append(out, Conflict{Key: key, Winner: r.winner.Resource(), Loser: c.ep.Resource(), Reason: reason})
+	}
+	return out
+}
+
+func sameRecordRequest(a, b *endpoint.Endpoint) bool {
+	return a.Resource() == b.Resource() && a.RecordTTL == b.RecordTTL &&
+		sameTargets(a.Targets, b.Targets) && sameProviderSpecific(a.ProviderSpecific, b.ProviderSpecific)
+}
+
+func describeResource(r string) string {
+	if r == "" {
+		return "an endpoint without a resource label"
+	}
+	return r
+}

@@ -1,0 +1,49 @@
+package plan
+
+import "github.com/zonekeeper/zonekeeper/internal/endpoint"
+
+// Result is a plan: the changes to apply and what was left out, with the reason.
+type Result struct {
+	// Changes is never nil. Each list is sorted by key (name, type, set identifier).
+	Changes *Changes
+	// Conflicts are desired endpoints that lost a record set to another one, sorted by key.
+	Conflicts []Conflict
+	// OwnerMismatches are changes dropped because the record set belongs to another owner or to
+	// none, sorted by key.
+	OwnerMismatches []OwnerMismatch
+}
+
+// Conflict is a desired endpoint that lost its record set to another desired endpoint.
+type Conflict struct {
+	// Key is the key of the losing endpoint, with the name normalised.
+	Key endpoint.Key
+	// Winner and Loser are the resource labels ("ingress/default/web") of the two endpoints.
+	Winner string
+	Loser  string
+	// Reason says why the winner won, for logs and events.
+	Reason string
+}
+
+// Action is the kind of a change in a plan.
+type Action string
+
+// The kinds of change.
+const (
+	ActionCreate Action = "CREATE"
+	ActionUpdate Action = "UPDATE"
+	ActionDelete Action = "DELETE"
+)
+
+// OwnerMismatch is a change the plan dropped because the record set it touches, or another record
+// set of the same name and set identifier, is not ours.
+type OwnerMismatch struct {
+	// Key of the record set the change was for, with the name normalised.
+	Key    endpoint.Key
+	Action Action
+	// OwnerID is our owner id; ForeignOwner is the owner label of the record in the way, "" when it
+	// has none.
+	OwnerID      string
+	ForeignOwner string
+	// Resource is the resource label of the desired endpoint that wanted the name.
+	Resource string
+}

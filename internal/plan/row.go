@@ -1,0 +1,173 @@
+package plan
+
+import (
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// planRow plans one (name, set identifier) row: section 7.2 of the behaviour reference.
+func (p *planner) planRow(row []entry) {
+	p.groups = splitRow(row, p.groups[:0])
+	p.pending = p.pending[:0]
+
+	var hasCandidates, cnameCandidate, otherCandidate bool
+	var foreign *endpoint.Endpoint // the current record in the row that is not ours, reported first
+	for _, g := range p.groups {
+		for _, c := range g.current {
+			if !p.owned(c.ep) && (foreign == nil || reportedFirst(c.ep, foreign)) {
+				foreign = c.ep
+			}
+		}
+		if len(g.candidates) > 0 {
+			hasCandidates = true
+			if g.recordType == endpoint.RecordTypeCNAME {
+				cnameCandidate = true
+			} else {
+				otherCandidate = true
+			}
+		}
+	}
+	// RFC 1034: a CNAME cannot share its name with other data, so A/AAAA (and any other type) win.
+	dropCNAME := cnameCandidate && otherCandidate
+	if dropCNAME {
+		p.reportCNAMELosers(row)
+	}
+	// rowResource is who wants this name, for reporting a blocked delete of a record in the way.
+	var rowResource string
+	if hasCandidates {
+		rowResource = p.rowWinner(row, dropCNAME).Resource()
+	}
+
+	for _, g := range p.groups {
+		cands := g.candidates
+		if dropCNAME && g.recordType == endpoint.RecordTypeCNAME {
+			cands = nil
+		}
+		switch {
+		case len(g.current) == 0 && len(cands) > 0:
+			r := resolveCreate(cands)
+			p.conflicts = r.losers(cands[0].key(), cands, p.conflicts)
+			p.pending = append(p.pending, keyed{key: cands[0].key(), ep: r.winner})
+		case len(g.current) > 0 && len(cands) == 0:
+			for _, c := range g.current {
+				p.delete(c, hasCandidates, rowResource)
+			}
+		case len(g.current) > 0:
+			current, r := p.pickCurrent(g.current, cands)
+			p.conflicts = r.losers(current.key(), cands, p.conflicts)
+			if needsUpdate(r.winner, current.ep) {
+				p.update(current, r.winner)
+			}
+		}
+	}
+
+	// A create is planned only when nothing in the row belongs to someone else: the name is theirs.
+	for _, c := range p.pending {
+		if foreign != nil {
+			p.mismatch(c.key, ActionCreate, foreign, c.ep.Resource())
+			continue
+		}
+		p.creates = append(p.creates, keyed{key: c.key, ep: c.ep.DeepCopy()})
+	}
+}
+
+// The policy is applied before the owner filter, so a change the policy forbids is not reported as
+// an owner mismatch.
+func (p *planner) update(current entry, winner *endpoint.Endpoint) {
+	if !p.policy.allowsUpdates() {
+		return
+	}
+	if !p.owned(current.ep) {
+		p.mismatch(current.key(), ActionUpdate, current.ep, winner.Resource())
+		return
+	}
+	p.updates = append(p.updates, keyed{key: current.key(), ep: updatedEndpoint(winner, current.ep), old: current.ep})
+}
+
+// delete drops a current record. A foreign record nobody here asks for is simply someone else's
+// record, not a mismatch; one standing in the way of a desired name is reported.
+func (p *planner) delete(current entry, contested bool, resource string) {
+	if !p.policy.allowsDeletes() {
+		return
+	}
+	if !p.owned(current.ep) {
+		if contested {
+			p.mismatch(current.key(), ActionDelete, current.ep, resource)
+		}
+		return
+	}
+	p.deletes = append(p.deletes, keyed{key: current.key(), ep: current.ep})
+}
+
+func (p *planner) mismatch(key endpoint.Key, action Action, holder *endpoint.Endpoint, resource string) {
+	p.mismatches = append(p.mismatches, OwnerMismatch{
+		Key: key, Action: action, OwnerID: p.ownerID, ForeignOwner: holder.Owner(), Resource: resource,
+	})
+}
+
+// pickCurrent chooses the current record to update, and the candidate for it. Providers key records
+// by (name, type, set identifier), so there is normally exactly one. Should a provider list one key
+// twice (two spellings of a name), the choice prefers ours, then one already in sync, then the
+// smallest: a pick that moved each time the other duplicate was updated would never converge.
+func (p *planner) pickCurrent(current, cands []entry) (entry, resolution) {
+	best, bestR := current[0], resolveUpdate(current[0].ep, cands)
+	for _, c := range current[1:] {
+		r := resolveUpdate(c.ep, cands)
+		if p.preferCurrent(c, r, best, bestR) {
+			best, bestR = c, r
+		}
+	}
+	return best, bestR
+}
+
+func (p *planner) preferCurrent(a entry, ar resolution, b entry, br resolution) bool {
+	if ao, bo := p.owned(a.ep), p.owned(b.ep); ao != bo {
+		return ao
+	}
+	if as, bs := !needsUpdate(ar.winner, a.ep), !needsUpdate(br.winner, b.ep); as != bs {
+		return as
+	}
+	return compareCandidates(a.ep, b.ep) < 0
+}
+
+// rowWinner is the smallest surviving candidate of the row.
+func (p *planner) rowWinner(row []entry, dropCNAME bool) *endpoint.Endpoint {
+	var best *endpoint.Endpoint
+	for _, e := range row {
+		if !e.desired || dropCNAME && e.recordType == endpoint.RecordTypeCNAME {
+			continue
+		}
+		if best == nil || compareCandidates(e.ep, best) < 0 {
+			best = e.ep
+		}
+	}
+	return best
+}
+
+// reportCNAMELosers records a conflict for every CNAME candidate of a row that also has candidates
+// of another type.
+func (p *planner) reportCNAMELosers(row []entry) {
+	winner := p.rowWinner(row, true)
+	for _, e := range row {
+		if e.desired && e.recordType == endpoint.RecordTypeCNAME {
+			p.conflicts = append(p.conflicts, Conflict{
+				Key:    e.key(),
+				Winner: winner.Resource(),
+				Loser:  e.ep.Resource(),
+				Reason: "CNAME candidate loses to " + winner.RecordType + " candidate",
+			})
+		}
+	}
+}
+
+// reportedFirst orders the foreign records of a row, so that which one is named in a mismatch does
+// not depend on input order (a provider may list one name in two spellings, "A.example.com" and
+// "a.example.com").
+func reportedFirst(a, b *endpoint.Endpoint) bool {
+	if a.RecordType != b.RecordType {
+		return a.RecordType < b.RecordType
+	}
+	if a.Owner() != b.Owner() {
+		return a.Owner() < b.Owner()
+	}
+	return compareCandidates(a, b) < 0
+}
