@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test suite: installs or builds the real servers (cached after the first run), then runs every
+# Go test, integration tests included. Under CI=true a missing server fails the run instead of skipping.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export ZONEKEEPER_TESTBIN
+ZONEKEEPER_TESTBIN=$(./hack/testbed.sh | tail -n 1)
+go vet ./...
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt needed: $unformatted" >&2
+  exit 1
+fi
+go test -count=1 -timeout 40m "$@" ./...
