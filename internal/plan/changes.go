@@ -2,13 +2,14 @@ package plan
 
 import "github.com/zonekeeper/zonekeeper/internal/endpoint"
 
-// Changes is what a plan asks a provider to do. Its JSON is external-dns's, for the webhook protocol.
+// Changes is what a plan asks a provider to do. Its JSON is the body of the webhook protocol's
+// POST /records: {"create":[],"updateOld":[],"updateNew":[],"delete":[]}.
 // UpdateOld[i] and UpdateNew[i] describe the same record set before and after.
 type Changes struct {
-	Create    []*endpoint.Endpoint `json:"Create,omitempty"`
-	UpdateOld []*endpoint.Endpoint `json:"UpdateOld,omitempty"`
-	UpdateNew []*endpoint.Endpoint `json:"UpdateNew,omitempty"`
-	Delete    []*endpoint.Endpoint `json:"Delete,omitempty"`
+	Create    []*endpoint.Endpoint `json:"create"`
+	UpdateOld []*endpoint.Endpoint `json:"updateOld"`
+	UpdateNew []*endpoint.Endpoint `json:"updateNew"`
+	Delete    []*endpoint.Endpoint `json:"delete"`
 }
 
 // HasChanges reports whether applying the changes would alter anything.
