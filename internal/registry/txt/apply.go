@@ -1,0 +1,271 @@
+package txt
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
+
+// ApplyChanges implements registry.Registry. It drops updates and deletes of records this owner does not
+// hold (the plan should already have; this is the last line of defence), stamps the owner on creates
+// and updates, and sends each record change together with its TXT change in one provider call. The
+// caller's endpoints are not modified.
+//
+// When the provider rejects some changes (*provider.ApplyError), only the accepted ones are patched
+// into the cache, and the returned *provider.ApplyError names the caller's record endpoints: a rejected
+// TXT is reported against the record it guards. Any other provider error invalidates the cache.
+func (r *Registry) ApplyChanges(ctx context.Context, changes *plan.Changes) error {
+	if !changes.HasChanges() {
+		return nil
+	}
+	if len(changes.UpdateOld) != len(changes.UpdateNew) {
+		return errors.New("txt registry: UpdateOld and UpdateNew differ in length")
+	}
+	r.opMu.Lock()
+	defer r.opMu.Unlock()
+	s, err := r.current(ctx)
+	if err != nil {
+		return err
+	}
+	b := &batch{r: r, s: s, txtSeen: map[endpoint.Key]bool{}}
+	r.mu.RLock()
+	err = b.build(changes)
+	r.mu.RUnlock()
+	if err != nil {
+		return err
+	}
+	if len(b.sent) == 0 {
+		return nil
+	}
+	err = r.provider.ApplyChanges(ctx, b.changes())
+	if err == nil {
+		r.patch(s, b.sent)
+		return nil
+	}
+	ae, ok := provider.AsApplyError(err)
+	if !ok {
+		r.Invalidate()
+		return err
+	}
+	unmatched := b.markRejected(ae)
+	if len(unmatched) > 0 {
+		// The provider named changes we did not send; we cannot tell what it did.
+		r.Invalidate()
+	} else {
+		r.patch(s, b.sent)
+	}
+	return b.rejectedError(unmatched)
+}
+
+// origin is one record change as the caller asked for it; errors name its endpoint.
+type origin struct {
+	action provider.Action
+	ep     *endpoint.Endpoint
+}
+
+// sentChange is one change handed to the provider, record or TXT.
+type sentChange struct {
+	action   provider.Action
+	ep       *endpoint.Endpoint // the record set written or deleted (UpdateNew for an update)
+	old      *endpoint.Endpoint // UpdateOld, for an update
+	origin   int                // index into batch.origins
+	txt      bool
+	rejected error
+}
+
+// batch builds the provider call for one ApplyChanges.
+type batch struct {
+	r       *Registry
+	s       *state
+	origins []origin
+	sent    []*sentChange
+	txtSeen map[endpoint.Key]bool // one TXT change per name, even if two records map to it
+}
+
+func (b *batch) build(c *plan.Changes) error {
+	for _, e := range c.Delete {
+		if !b.ownedByUs(e) {
+			continue
+		}
+		rec := prepare(e, "")
+		o := b.addOrigin(provider.ActionDelete, e)
+		b.send(&sentChange{action: provider.ActionDelete, ep: rec, origin: o})
+		b.deleteTXT(rec, o)
+	}
+	for i, nu := range c.UpdateNew {
+		old := c.UpdateOld[i]
+		if !b.ownedByUs(old) {
+			continue
+		}
+		oldRec, newRec := prepare(old, ""), prepare(nu, b.r.ownerID)
+		o := b.addOrigin(provider.ActionUpdate, nu)
+		b.send(&sentChange{action: provider.ActionUpdate, ep: newRec, old: oldRec, origin: o})
+		if b.txtKey(oldRec) != b.txtKey(newRec) {
+			b.deleteTXT(oldRec, o)
+		}
+		if err := b.ensureTXT(newRec, o); err != nil {
+			return err
+		}
+	}
+	for _, e := range c.Create {
+		rec := prepare(e, b.r.ownerID)
+		o := b.addOrigin(provider.ActionCreate, e)
+		b.send(&sentChange{action: provider.ActionCreate, ep: rec, origin: o})
+		if err := b.ensureTXT(rec, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureTXT makes the new-format TXT of rec say what rec's labels say: create it when absent, rewrite it
+// when it is ours but different, and leave it alone when it already matches or belongs to someone else
+// (or is an ordinary TXT that happens to sit at that name).
+func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
+	k := b.txtKey(rec)
+	if b.txtSeen[k] {
+		return nil
+	}
+	prev := b.s.entries[k]
+	if prev != nil && (prev.own == nil || !b.ours(prev.own) ||
+		b.r.codec.sameAs(rec.Labels, prev.own) && endpoint.SameProviderSpecific(prev.ep.ProviderSpecific, rec.ProviderSpecific)) {
+		return nil
+	}
+	var prevOwn *ownership
+	if prev != nil {
+		prevOwn = prev.own
+	}
+	txt, err := b.txtFor(rec, prevOwn)
+	if err != nil {
+		return err
+	}
+	b.txtSeen[k] = true
+	if prev == nil {
+		b.send(&sentChange{action: provider.ActionCreate, ep: txt, origin: o, txt: true})
+	} else {
+		b.send(&sentChange{action: provider.ActionUpdate, ep: txt, old: prev.ep.DeepCopy(), origin: o, txt: true})
+	}
+	return nil
+}
+
+// deleteTXT deletes rec's new-format TXT if it exists and is ours. It sends the stored record set, not
+// a regenerated one, because some providers (RFC2136) delete by value. Legacy TXTs are left alone: a
+// legacy TXT may still vouch for other record types at the same name.
+func (b *batch) deleteTXT(rec *endpoint.Endpoint, o int) {
+	k := b.txtKey(rec)
+	prev := b.s.entries[k]
+	if b.txtSeen[k] || prev == nil || prev.own == nil || !b.ours(prev.own) {
+		return
+	}
+	b.txtSeen[k] = true
+	b.send(&sentChange{action: provider.ActionDelete, ep: prev.ep.DeepCopy(), origin: o, txt: true})
+}
+
+// txtFor builds the ownership TXT of rec. It carries rec's set identifier and provider-specific
+// properties, since routing policies (Route53) apply to the TXT too.
+func (b *batch) txtFor(rec *endpoint.Endpoint, prev *ownership) (*endpoint.Endpoint, error) {
+	value, err := b.r.codec.encode(rec.Labels, prev)
+	if err != nil {
+		return nil, err
+	}
+	txt := endpoint.New(b.r.mapper.TXTName(rec.DNSName, rec.RecordType), endpoint.RecordTypeTXT, value)
+	txt.SetIdentifier = rec.SetIdentifier
+	txt.Labels[endpoint.OwnedRecordLabelKey] = rec.DNSName
+	txt.ProviderSpecific = slices.Clone(rec.ProviderSpecific)
+	return txt, nil
+}
+
+func (b *batch) txtKey(rec *endpoint.Endpoint) endpoint.Key {
+	return cacheKey(b.r.mapper.TXTName(rec.DNSName, rec.RecordType), endpoint.RecordTypeTXT, rec.SetIdentifier)
+}
+
+// ownedByUs decides whether an update or delete may go ahead. The caller's owner label must be ours,
+// and so must the owner the cache's TXTs give the record, so a stale or hand-made endpoint cannot make
+// us touch another owner's record. A record missing from the cache is judged by its label alone; the
+// provider rejects the change if the record really is gone.
+func (b *batch) ownedByUs(e *endpoint.Endpoint) bool {
+	if e.Owner() != b.r.ownerID {
+		return false
+	}
+	cached := b.s.entries[keyOf(e)]
+	switch {
+	case cached == nil:
+		return true
+	case cached.own != nil:
+		return false // an ownership TXT is never a record to update or delete
+	}
+	own := b.r.ownerOf(b.s, cached.ep, b.r.mapper.TXTName(cached.ep.DNSName, cached.ep.RecordType))
+	return own != nil && b.ours(own)
+}
+
+func (b *batch) ours(own *ownership) bool {
+	return own.labels[endpoint.OwnerLabelKey] == b.r.ownerID
+}
+
+func (b *batch) addOrigin(a provider.Action, e *endpoint.Endpoint) int {
+	b.origins = append(b.origins, origin{action: a, ep: e})
+	return len(b.origins) - 1
+}
+
+func (b *batch) send(c *sentChange) { b.sent = append(b.sent, c) }
+
+// changes is the provider call: each record next to its TXT, update pairs aligned.
+func (b *batch) changes() *plan.Changes {
+	out := &plan.Changes{}
+	for _, c := range b.sent {
+		switch c.action {
+		case provider.ActionCreate:
+			out.Create = append(out.Create, c.ep)
+		case provider.ActionUpdate:
+			out.UpdateOld = append(out.UpdateOld, c.old)
+			out.UpdateNew = append(out.UpdateNew, c.ep)
+		case provider.ActionDelete:
+			out.Delete = append(out.Delete, c.ep)
+		}
+	}
+	return out
+}
+
+// prepare copies a caller's endpoint for sending: registry-internal properties removed, and the owner
+// stamped when owner is not "".
+func prepare(e *endpoint.Endpoint, owner string) *endpoint.Endpoint {
+	c := e.DeepCopy()
+	c.DeleteProviderSpecific(ForceUpdateProperty)
+	if c.Labels == nil {
+		c.Labels = endpoint.Labels{}
+	}
+	if owner != "" {
+		c.Labels[endpoint.OwnerLabelKey] = owner
+	}
+	return c
+}
+
+// patch writes the accepted changes into the cache, in the order providers apply them (deletes,
+// updates, creates). It does nothing if the cache was replaced or dropped meanwhile.
+func (r *Registry) patch(s *state, sent []*sentChange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state != s {
+		return
+	}
+	for _, a := range []provider.Action{provider.ActionDelete, provider.ActionUpdate, provider.ActionCreate} {
+		for _, c := range sent {
+			if c.action != a || c.rejected != nil {
+				continue
+			}
+			switch a {
+			case provider.ActionDelete:
+				s.remove(c.ep)
+			case provider.ActionUpdate:
+				s.remove(c.old)
+				s.put(c.ep, r.codec)
+			case provider.ActionCreate:
+				s.put(c.ep, r.codec)
+			}
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package txt
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// ForceUpdateProperty is set (to "true") on records we own whose new-format TXT is missing, so that the
+// plan updates them and ApplyChanges writes the TXT, as external-dns v0.18+ does. ApplyChanges strips
+// it before anything reaches the provider.
+const ForceUpdateProperty = "txt/force-update"
+
+// aliasProperty marks an AWS alias record; see ownerOf.
+const aliasProperty = "alias"
+
+// fold turns the cached listing into what Records returns: fresh copies of every record except
+// ownership TXTs, labelled with the ownership their TXT declares, sorted by key.
+func (r *Registry) fold(s *state) []*endpoint.Endpoint {
+	out := make([]*endpoint.Endpoint, 0, len(s.entries))
+	for _, en := range s.entries {
+		if en.own != nil {
+			continue
+		}
+		e := copyWithoutOwnership(en.ep)
+		txtName := r.mapper.TXTName(e.DNSName, e.RecordType)
+		if own := r.ownerOf(s, e, txtName); own != nil {
+			for k, v := range own.labels {
+				e.Labels[k] = v
+			}
+		}
+		if e.Owner() == r.ownerID && r.managed[e.RecordType] &&
+			s.ownershipTXT(txtName, e.SetIdentifier) == nil {
+			e.SetProviderSpecific(ForceUpdateProperty, "true")
+		}
+		out = append(out, e)
+	}
+	slices.SortFunc(out, func(a, b *endpoint.Endpoint) int {
+		return cmp.Or(cmp.Compare(a.DNSName, b.DNSName), cmp.Compare(a.RecordType, b.RecordType),
+			cmp.Compare(a.SetIdentifier, b.SetIdentifier))
+	})
+	return out
+}
+
+// ownerOf finds the ownership TXT of a record: the new-format TXT first; for an AWS A alias the
+// "cname-" TXT external-dns wrote before v0.22; then, except for AAAA (never written in the legacy
+// format), the legacy type-less TXT. txtName is the record's new-format TXT name, which the caller
+// has already computed.
+func (r *Registry) ownerOf(s *state, e *endpoint.Endpoint, txtName string) *ownership {
+	if en := s.ownershipTXT(txtName, e.SetIdentifier); en != nil {
+		return en.own
+	}
+	if e.RecordType == endpoint.RecordTypeA {
+		if v, _ := e.GetProviderSpecific(aliasProperty); v == "true" || v == endpoint.RecordTypeA {
+			if en := s.ownershipTXT(r.mapper.TXTName(e.DNSName, endpoint.RecordTypeCNAME), e.SetIdentifier); en != nil {
+				return en.own
+			}
+		}
+	}
+	if e.RecordType == endpoint.RecordTypeAAAA {
+		return nil
+	}
+	legacy := r.mapper.LegacyTXTName(e.DNSName)
+	// A name that reads back as new-format is some other record's TXT (record "a-foo" vs the TXT of
+	// "foo" A); claiming it would hand us a record we may not own.
+	if _, t, ok := r.mapper.RecordName(legacy); !ok || t != "" {
+		return nil
+	}
+	if en := s.ownershipTXT(legacy, e.SetIdentifier); en != nil {
+		return en.own
+	}
+	return nil
+}
+
+// ownershipLabel reports the labels only a TXT may assert. Whatever a provider returns under these keys
+// is dropped, so ownership never comes from anywhere but the TXT.
+func ownershipLabel(key string) bool {
+	return key == endpoint.OwnerLabelKey || key == endpoint.ResourceLabelKey || key == endpoint.TxtEncryptionNonce
+}
+
+// copyWithoutOwnership is DeepCopy with the ownership labels left out, in one pass.
+func copyWithoutOwnership(src *endpoint.Endpoint) *endpoint.Endpoint {
+	e := *src
+	e.Targets = slices.Clone(src.Targets)
+	e.ProviderSpecific = slices.Clone(src.ProviderSpecific)
+	e.Labels = make(endpoint.Labels, len(src.Labels)+3)
+	for k, v := range src.Labels {
+		if !ownershipLabel(k) {
+			e.Labels[k] = v
+		}
+	}
+	return &e
+}

@@ -1,0 +1,142 @@
+package txt
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/registry"
+)
+
+var _ registry.Registry = (*Registry)(nil)
+
+// Registry is the TXT registry. It is safe for concurrent use; calls that reach the provider (a
+// listing, ApplyChanges) run one at a time so a listing can never overwrite a cache that a concurrent
+// apply has just patched.
+type Registry struct {
+	provider provider.Provider
+	ownerID  string
+	mapper   Mapper
+	codec    codec
+	managed  map[string]bool
+	interval time.Duration
+	now      func() time.Time
+
+	opMu  sync.Mutex   // serialises provider calls
+	mu    sync.RWMutex // guards state
+	state *state       // nil: nothing cached
+}
+
+// New returns a TXT registry over p.
+func New(p provider.Provider, cfg Config) (*Registry, error) {
+	if p == nil {
+		return nil, fmt.Errorf("txt registry: no provider")
+	}
+	key, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	m, err := NewMapper(cfg.Prefix, cfg.Suffix, cfg.WildcardReplacement)
+	if err != nil {
+		return nil, fmt.Errorf("txt registry: %w", err)
+	}
+	types := cfg.ManagedRecordTypes
+	if len(types) == 0 {
+		types = defaultManagedRecordTypes
+	}
+	managed := make(map[string]bool, len(types))
+	for _, t := range types {
+		managed[t] = true
+	}
+	return &Registry{
+		provider: p,
+		ownerID:  cfg.OwnerID,
+		mapper:   m,
+		codec:    newCodec(key, cfg.EncryptEnabled),
+		managed:  managed,
+		interval: cfg.CacheInterval,
+		now:      time.Now,
+	}, nil
+}
+
+// OwnerID implements registry.Registry.
+func (r *Registry) OwnerID() string { return r.ownerID }
+
+// Mapper returns the TXT name mapper in use.
+func (r *Registry) Mapper() Mapper { return r.mapper }
+
+// Records implements registry.Registry: the provider's records with ownership folded into their labels
+// and the ownership TXTs left out. It lists the provider unless the cache is younger than
+// Config.CacheInterval. The endpoints are fresh copies the caller may change.
+func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
+	if eps, ok := r.foldIfFresh(); ok {
+		return eps, nil
+	}
+	r.opMu.Lock()
+	defer r.opMu.Unlock()
+	// Another caller may have listed while we waited.
+	if eps, ok := r.foldIfFresh(); ok {
+		return eps, nil
+	}
+	s, err := r.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.fold(s), nil
+}
+
+// CachedRecords returns what Records would return from the cache, without ever calling the provider,
+// whatever the cache's age. ok is false when nothing is cached (never listed, or invalidated).
+func (r *Registry) CachedRecords() (eps []*endpoint.Endpoint, ok bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.state == nil {
+		return nil, false
+	}
+	return r.fold(r.state), true
+}
+
+// Invalidate drops the cache, so the next Records or ApplyChanges lists the provider again.
+func (r *Registry) Invalidate() {
+	r.mu.Lock()
+	r.state = nil
+	r.mu.Unlock()
+}
+
+func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.state == nil || r.interval <= 0 || r.now().Sub(r.state.loadedAt) >= r.interval {
+		return nil, false
+	}
+	return r.fold(r.state), true
+}
+
+// load lists the provider and installs the listing as the cache. Callers hold opMu.
+func (r *Registry) load(ctx context.Context) (*state, error) {
+	records, err := r.provider.Records(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := newState(records, r.codec, r.now())
+	r.mu.Lock()
+	r.state = s
+	r.mu.Unlock()
+	return s, nil
+}
+
+// current returns the cache, listing the provider if there is none. Callers hold opMu.
+func (r *Registry) current(ctx context.Context) (*state, error) {
+	r.mu.RLock()
+	s := r.state
+	r.mu.RUnlock()
+	if s != nil {
+		return s, nil
+	}
+	return r.load(ctx)
+}
