@@ -6,7 +6,7 @@ import (
 )
 
 // maxFailureBackoff caps the wait after a failed run; a full resync still happens every interval.
-const maxFailureBackoff = 30 * time.Second
+const maxFailureBackoff = 10 * time.Second
 
 // Run reconciles until ctx ends: once at start, after every burst of source events (debounced), at
 // every full resync, and when a backed-off change or a failed run is due again. It returns nil when ctx
