@@ -1,0 +1,145 @@
+package source
+
+import (
+	"fmt"
+	"strings"
+	"text/template"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// Config holds the source settings. Field names mirror the external-dns flags so that the controller
+// can map flags onto it one to one.
+type Config struct {
+	// Namespace limits the sources to one namespace (--namespace); empty means all namespaces.
+	Namespace string
+	// AnnotationPrefix (--annotation-prefix) is the prefix of every zonekeeper annotation, ending in
+	// "/". Empty means the default: both "external-dns.kubernetes.io/" and
+	// "external-dns.alpha.kubernetes.io/" are read, and the GA prefix wins when an object sets both.
+	// Any other value reads only that prefix. The controller should leave it empty unless the user
+	// passed the flag.
+	AnnotationPrefix string
+	// LabelFilter (--label-filter) is a label selector objects must match.
+	LabelFilter string
+	// AnnotationFilter (--annotation-filter) is a label selector evaluated against annotations.
+	AnnotationFilter string
+	// IngressClassNames (--ingress-class, repeatable) keeps only ingresses of these classes.
+	IngressClassNames []string
+	// ServiceTypeFilter (--service-type-filter, repeatable) keeps only services of these types; empty
+	// keeps all. It also decides which of the node, pod and EndpointSlice informers start.
+	ServiceTypeFilter []string
+	// FQDNTemplate (--fqdn-template) is a Go text/template over the object giving comma-separated
+	// hostnames; used only when the object names no hostname itself.
+	FQDNTemplate string
+	// CombineFQDNAndAnnotation (--combine-fqdn-annotation) uses template and annotation hostnames together.
+	CombineFQDNAndAnnotation bool
+	// IgnoreHostnameAnnotation (--ignore-hostname-annotation) ignores the hostname and internal-hostname
+	// annotations; it requires FQDNTemplate.
+	IgnoreHostnameAnnotation bool
+	// IgnoreIngressTLSSpec (--ignore-ingress-tls-spec) ignores spec.tls[].hosts of ingresses.
+	IgnoreIngressTLSSpec bool
+	// IgnoreIngressRulesSpec (--ignore-ingress-rules-spec) ignores spec.rules[].host of ingresses.
+	IgnoreIngressRulesSpec bool
+	// PublishInternalServices (--publish-internal-services) publishes the ClusterIP of ClusterIP services.
+	PublishInternalServices bool
+	// PublishHostIP (--publish-host-ip) publishes the pod's host IP for headless services.
+	PublishHostIP bool
+	// AlwaysPublishNotReadyAddresses (--always-publish-not-ready-addresses) publishes not-ready
+	// addresses of headless services as if spec.publishNotReadyAddresses were set.
+	AlwaysPublishNotReadyAddresses bool
+	// ExcludeUnschedulable (--exclude-unschedulable) leaves cordoned nodes out of NodePort targets.
+	// The flag defaults to true; DefaultConfig sets it, the zero Config does not.
+	ExcludeUnschedulable bool
+}
+
+// DefaultConfig returns the flag defaults.
+func DefaultConfig() Config {
+	return Config{ExcludeUnschedulable: true}
+}
+
+// ingressClassAnnotation is the pre-IngressClass way to name an ingress's class.
+const ingressClassAnnotation = "kubernetes.io/ingress.class"
+
+// serviceTypes lists the values --service-type-filter accepts.
+var serviceTypes = []corev1.ServiceType{
+	corev1.ServiceTypeClusterIP, corev1.ServiceTypeNodePort, corev1.ServiceTypeLoadBalancer, corev1.ServiceTypeExternalName,
+}
+
+// compiled is a Config checked and parsed once, shared by every generation pass.
+type compiled struct {
+	Config
+	annotations        annotationReader
+	labelSelector      labels.Selector // nil: no filter
+	annotationSelector labels.Selector // nil: no filter
+	fqdnTemplate       *template.Template
+	ingressClasses     map[string]bool             // nil: every class
+	serviceTypes       map[corev1.ServiceType]bool // nil: every type
+}
+
+// compile validates the configuration; every error names the flag it comes from.
+func compile(cfg Config) (*compiled, error) {
+	c := &compiled{Config: cfg}
+	var err error
+	if c.annotations, err = newAnnotationReader(cfg.AnnotationPrefix); err != nil {
+		return nil, err
+	}
+	if s := strings.TrimSpace(cfg.LabelFilter); s != "" {
+		if c.labelSelector, err = labels.Parse(s); err != nil {
+			return nil, fmt.Errorf("--label-filter %q: %w", cfg.LabelFilter, err)
+		}
+	}
+	if s := strings.TrimSpace(cfg.AnnotationFilter); s != "" {
+		if c.annotationSelector, err = labels.Parse(s); err != nil {
+			return nil, fmt.Errorf("--annotation-filter %q: %w", cfg.AnnotationFilter, err)
+		}
+	}
+	if c.fqdnTemplate, err = parseFQDNTemplate(cfg.FQDNTemplate); err != nil {
+		return nil, fmt.Errorf("--fqdn-template %q: %w", cfg.FQDNTemplate, err)
+	}
+	if cfg.IgnoreHostnameAnnotation && c.fqdnTemplate == nil {
+		return nil, fmt.Errorf("--ignore-hostname-annotation requires --fqdn-template")
+	}
+	if len(cfg.IngressClassNames) > 0 {
+		if c.annotationSelector != nil {
+			reqs, _ := c.annotationSelector.Requirements()
+			for _, r := range reqs {
+				if r.Key() == ingressClassAnnotation {
+					return nil, fmt.Errorf("--ingress-class and an --annotation-filter on %s are mutually exclusive", ingressClassAnnotation)
+				}
+			}
+		}
+		c.ingressClasses = make(map[string]bool, len(cfg.IngressClassNames))
+		for _, n := range cfg.IngressClassNames {
+			c.ingressClasses[n] = true
+		}
+	}
+	if len(cfg.ServiceTypeFilter) > 0 {
+		c.serviceTypes = make(map[corev1.ServiceType]bool, len(cfg.ServiceTypeFilter))
+		for _, t := range cfg.ServiceTypeFilter {
+			st, ok := parseServiceType(t)
+			if !ok {
+				return nil, fmt.Errorf("--service-type-filter %q: must be one of %v", t, serviceTypes)
+			}
+			c.serviceTypes[st] = true
+		}
+	}
+	return c, nil
+}
+
+func parseServiceType(s string) (corev1.ServiceType, bool) {
+	for _, t := range serviceTypes {
+		if strings.EqualFold(string(t), strings.TrimSpace(s)) {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// wantsServiceType reports whether --service-type-filter lets services of this type through.
+func (c *compiled) wantsServiceType(t corev1.ServiceType) bool {
+	if t == "" {
+		t = corev1.ServiceTypeClusterIP // the API server's default
+	}
+	return c.serviceTypes == nil || c.serviceTypes[t]
+}

@@ -1,0 +1,93 @@
+package source
+
+import (
+	"fmt"
+
+	networkingv1 "k8s.io/api/networking/v1"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// ingressEndpoints turns one Ingress into endpoints. It is pure, like serviceEndpoints.
+func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problemList) []*endpoint.Endpoint {
+	o := &objectInput{
+		ref:         endpoint.ObjectRef{Kind: "Ingress", Namespace: ing.Namespace, Name: ing.Name},
+		annotations: ing.Annotations,
+		reader:      c.annotations,
+		problems:    problems,
+	}
+	if !c.admitsIngressClass(ing.Spec.IngressClassName, ing.Annotations) || !c.admitsObject(o, ing.Labels) {
+		return nil
+	}
+	meta := recordMeta{
+		resource:         fmt.Sprintf("ingress/%s/%s", ing.Namespace, ing.Name),
+		ttl:              o.ttl(),
+		setIdentifier:    o.setIdentifier(),
+		providerSpecific: o.providerSpecific(),
+	}
+	t, overridden := o.annotationTargets()
+	if !overridden {
+		t = ingressStatusTargets(o, ing)
+	}
+
+	source := o.choice(keyIngressHostnameSource, hostnameSourceAnnotation, hostnameSourceDefined)
+	var hosts []string
+	if source != hostnameSourceAnnotation {
+		hosts = append(hosts, c.ingressSpecHosts(o, ing)...)
+	}
+	if source != hostnameSourceDefined && !c.IgnoreHostnameAnnotation {
+		hosts = append(hosts, o.hostnames(keyHostname)...)
+	}
+	if c.fqdnTemplate != nil && (c.CombineFQDNAndAnnotation || len(hosts) == 0) {
+		hosts = append(hosts, c.templateHostnames(o, ing)...)
+	}
+
+	var eps []*endpoint.Endpoint
+	for _, h := range hosts {
+		eps = append(eps, meta.endpointsFor(h, t)...)
+	}
+	return mergeEndpoints(eps)
+}
+
+// ingressSpecHosts returns the valid hosts of spec.rules and spec.tls, unless ignored by flag.
+func (c *compiled) ingressSpecHosts(o *objectInput, ing *networkingv1.Ingress) []string {
+	var hosts []string
+	add := func(field, h string) {
+		if h == "" {
+			return
+		}
+		n, err := endpoint.NormalizeDNSName(h)
+		if err != nil {
+			o.problem(field, h, err.Error())
+			return
+		}
+		hosts = append(hosts, n)
+	}
+	if !c.IgnoreIngressRulesSpec {
+		for i, r := range ing.Spec.Rules {
+			add(fmt.Sprintf("spec.rules[%d].host", i), r.Host)
+		}
+	}
+	if !c.IgnoreIngressTLSSpec {
+		for i, tls := range ing.Spec.TLS {
+			for j, h := range tls.Hosts {
+				add(fmt.Sprintf("spec.tls[%d].hosts[%d]", i, j), h)
+			}
+		}
+	}
+	return hosts
+}
+
+// ingressStatusTargets returns every status.loadBalancer.ingress ip and hostname.
+func ingressStatusTargets(o *objectInput, ing *networkingv1.Ingress) targets {
+	var t targets
+	for i, lb := range ing.Status.LoadBalancer.Ingress {
+		if lb.IP != "" {
+			t.add(o, fmt.Sprintf("status.loadBalancer.ingress[%d].ip", i), lb.IP)
+		}
+		if lb.Hostname != "" {
+			t.add(o, fmt.Sprintf("status.loadBalancer.ingress[%d].hostname", i), lb.Hostname)
+		}
+	}
+	return t
+}

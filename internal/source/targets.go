@@ -1,0 +1,130 @@
+package source
+
+import (
+	"sort"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// targets are validated record targets grouped by the record type they call for.
+type targets struct {
+	a, aaaa, cname []string
+}
+
+// add validates a raw target and files it under its type; a bad one becomes a Problem on field.
+func (t *targets) add(o *objectInput, field, raw string) {
+	n, rt, err := endpoint.ClassifyTarget(raw)
+	if err != nil {
+		o.problem(field, raw, err.Error())
+		return
+	}
+	t.addValid(n, rt)
+}
+
+// addValid files an already normalised target.
+func (t *targets) addValid(normalized, recordType string) {
+	switch recordType {
+	case endpoint.RecordTypeA:
+		t.a = appendUnique(t.a, normalized)
+	case endpoint.RecordTypeAAAA:
+		t.aaaa = appendUnique(t.aaaa, normalized)
+	case endpoint.RecordTypeCNAME:
+		t.cname = appendUnique(t.cname, normalized)
+	}
+}
+
+func (t *targets) addAll(u targets) {
+	for _, v := range u.a {
+		t.a = appendUnique(t.a, v)
+	}
+	for _, v := range u.aaaa {
+		t.aaaa = appendUnique(t.aaaa, v)
+	}
+	for _, v := range u.cname {
+		t.cname = appendUnique(t.cname, v)
+	}
+}
+
+func (t targets) empty() bool { return len(t.a)+len(t.aaaa)+len(t.cname) == 0 }
+
+// appendUnique appends v unless present. Target lists are short, so a scan beats a map.
+func appendUnique(list []string, v string) []string {
+	for _, x := range list {
+		if x == v {
+			return list
+		}
+	}
+	return append(list, v)
+}
+
+// recordMeta is what every endpoint of one object carries besides its name and targets.
+type recordMeta struct {
+	resource         string
+	ttl              endpoint.TTL
+	setIdentifier    string
+	providerSpecific endpoint.ProviderSpecific
+}
+
+// endpointsFor returns one endpoint per record type that has targets.
+func (m *recordMeta) endpointsFor(name string, t targets) []*endpoint.Endpoint {
+	var out []*endpoint.Endpoint
+	if len(t.a) > 0 {
+		out = append(out, m.newEndpoint(name, endpoint.RecordTypeA, t.a))
+	}
+	if len(t.aaaa) > 0 {
+		out = append(out, m.newEndpoint(name, endpoint.RecordTypeAAAA, t.aaaa))
+	}
+	if len(t.cname) > 0 {
+		out = append(out, m.newEndpoint(name, endpoint.RecordTypeCNAME, t.cname))
+	}
+	return out
+}
+
+func (m *recordMeta) newEndpoint(name, recordType string, values []string) *endpoint.Endpoint {
+	ts := make(endpoint.Targets, len(values))
+	copy(ts, values)
+	sort.Strings(ts)
+	ep := &endpoint.Endpoint{
+		DNSName:       name,
+		Targets:       ts,
+		RecordType:    recordType,
+		SetIdentifier: m.setIdentifier,
+		RecordTTL:     m.ttl,
+		Labels:        endpoint.Labels{endpoint.ResourceLabelKey: m.resource},
+	}
+	if len(m.providerSpecific) > 0 {
+		// Each endpoint gets its own copy: later stages edit properties in place.
+		ep.ProviderSpecific = append(endpoint.ProviderSpecific(nil), m.providerSpecific...)
+	}
+	return ep
+}
+
+// mergeEndpoints merges endpoints sharing a key (name, type, set identifier) into the first one,
+// uniting their targets, as external-dns's MergeEndpoints does. Order of first appearance is kept.
+func mergeEndpoints(eps []*endpoint.Endpoint) []*endpoint.Endpoint {
+	if len(eps) < 2 {
+		return eps
+	}
+	index := make(map[endpoint.Key]int, len(eps))
+	out := eps[:0:0]
+	for _, ep := range eps {
+		k := ep.Key()
+		i, seen := index[k]
+		if !seen {
+			index[k] = len(out)
+			out = append(out, ep)
+			continue
+		}
+		first := out[i]
+		changed := false
+		for _, t := range ep.Targets {
+			before := len(first.Targets)
+			first.Targets = appendUnique(first.Targets, t)
+			changed = changed || len(first.Targets) != before
+		}
+		if changed {
+			sort.Strings(first.Targets)
+		}
+	}
+	return out
+}
