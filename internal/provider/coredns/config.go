@@ -102,11 +102,14 @@ func (c Config) secure() (bool, error) {
 	var scheme string
 	for i, raw := range c.Endpoints {
 		u, err := url.Parse(raw)
-		if err != nil || u.Host == "" {
-			return false, fmt.Errorf("ETCD_URLS: %q is not a URL like http://host:2379", raw)
+		if err != nil {
+			return false, fmt.Errorf("ETCD_URLS: %q is not a URL like http://host:2379: %v", raw, err)
 		}
 		if u.Scheme != "http" && u.Scheme != "https" {
 			return false, fmt.Errorf("ETCD_URLS: %q has scheme %q, only http and https are supported", raw, u.Scheme)
+		}
+		if u.Host == "" {
+			return false, fmt.Errorf("ETCD_URLS: %q has no host; write it like http://host:2379", raw)
 		}
 		if i == 0 {
 			scheme = u.Scheme

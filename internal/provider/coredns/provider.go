@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"go.uber.org/zap"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 
