@@ -12,8 +12,10 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	networkinglisters "k8s.io/client-go/listers/networking/v1"
+	"k8s.io/client-go/rest"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -118,7 +120,9 @@ func node(name string, unschedulable bool, addrs ...corev1.NodeAddress) *corev1.
 	}
 }
 
-func ext(ip string) corev1.NodeAddress { return corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: ip} }
+func ext(ip string) corev1.NodeAddress {
+	return corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: ip}
+}
 func internal(ip string) corev1.NodeAddress {
 	return corev1.NodeAddress{Type: corev1.NodeInternalIP, Address: ip}
 }
@@ -150,7 +154,7 @@ func sliceEndpoint(podName, addr string, ready bool) discoveryv1.Endpoint {
 
 func endpointSlice(name, service string, eps ...discoveryv1.Endpoint) *discoveryv1.EndpointSlice {
 	return &discoveryv1.EndpointSlice{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Labels: map[string]string{discoveryv1.LabelServiceName: service}},
+		ObjectMeta:  metav1.ObjectMeta{Namespace: "default", Name: name, Labels: map[string]string{discoveryv1.LabelServiceName: service}},
 		AddressType: discoveryv1.AddressTypeIPv4,
 		Endpoints:   eps,
 	}
@@ -172,4 +176,8 @@ const (
 
 func ingLB(ipOrHost string) networkingv1.IngressLoadBalancerIngress {
 	return networkingv1.IngressLoadBalancerIngress{IP: ipOrHost}
+}
+
+func kubernetesForConfig(cfg *rest.Config) (kubernetes.Interface, error) {
+	return kubernetes.NewForConfig(cfg)
 }

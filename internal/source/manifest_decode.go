@@ -106,11 +106,12 @@ func (m *manifestObjects) decode(js []byte, where string) {
 	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(js, nil, nil)
 	if err != nil {
 		ref, typ := peekObject(js)
-		reason := err.Error()
 		if runtime.IsNotRegisteredError(err) || runtime.IsMissingKind(err) || runtime.IsMissingVersion(err) {
-			reason = "not a kind zonekeeper reads"
+			m.problems.add(ref, "kind", typ, "not a kind zonekeeper reads ("+where+")")
+			return
 		}
-		m.problems.add(ref, "kind", typ, reason+" ("+where+")")
+		// A field of the wrong type: the decoder's message names the field path.
+		m.problems.add(ref, "(object)", typ, err.Error()+" ("+where+")")
 		return
 	}
 	if meta.IsListType(obj) {

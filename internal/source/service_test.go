@@ -146,7 +146,7 @@ func TestServiceEndpoints(t *testing.T) {
 
 func TestServiceInformersNeeded(t *testing.T) {
 	cases := []struct {
-		types                []string
+		types               []string
 		nodes, pods, slices bool
 	}{
 		{nil, true, true, true},
