@@ -2,9 +2,9 @@ package coredns
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,10 +13,6 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
-
-// prefixCounter gives every subject of one test binary its own etcd prefix, so cases can share one
-// etcd server. It is test-only state.
-var prefixCounter atomic.Int64
 
 // bed is one etcd prefix with a CoreDNS serving it and a provider writing to it.
 type bed struct {
@@ -30,7 +26,9 @@ type bed struct {
 // newBed starts CoreDNS for a fresh prefix on etcd and builds a provider for zones.
 func newBed(t testing.TB, etcd *testbed.Etcd, withDNS bool, zones ...string) *bed {
 	t.Helper()
-	b := &bed{etcd: etcd, prefix: fmt.Sprintf("/skydns-%d/", prefixCounter.Add(1))}
+	// Each test gets its own prefix, so the conformance cases can share one etcd server.
+	sum := sha256.Sum256([]byte(t.Name()))
+	b := &bed{etcd: etcd, prefix: fmt.Sprintf("/skydns-%x/", sum[:4])}
 	p, err := New(Config{Endpoints: []string{etcd.Endpoint}, Prefix: b.prefix, DomainFilter: zones})
 	if err != nil {
 		t.Fatal(err)
