@@ -67,24 +67,43 @@ type recordMeta struct {
 
 // endpointsFor returns one endpoint per record type that has targets.
 func (m *recordMeta) endpointsFor(name string, t targets) []*endpoint.Endpoint {
-	var out []*endpoint.Endpoint
-	if len(t.a) > 0 {
-		out = append(out, m.newEndpoint(name, endpoint.RecordTypeA, t.a))
+	n := 0
+	for _, l := range [...][]string{t.a, t.aaaa, t.cname} {
+		if len(l) > 0 {
+			n++
+		}
 	}
-	if len(t.aaaa) > 0 {
-		out = append(out, m.newEndpoint(name, endpoint.RecordTypeAAAA, t.aaaa))
+	if n == 0 {
+		return nil
 	}
-	if len(t.cname) > 0 {
-		out = append(out, m.newEndpoint(name, endpoint.RecordTypeCNAME, t.cname))
+	// One allocation for the endpoints of a name: this loop runs for every host of every object.
+	backing := make([]endpoint.Endpoint, n)
+	out := make([]*endpoint.Endpoint, 0, n)
+	for _, g := range [...]struct {
+		recordType string
+		values     []string
+	}{{endpoint.RecordTypeA, t.a}, {endpoint.RecordTypeAAAA, t.aaaa}, {endpoint.RecordTypeCNAME, t.cname}} {
+		if len(g.values) == 0 {
+			continue
+		}
+		ep := &backing[len(out)]
+		m.fill(ep, name, g.recordType, g.values)
+		out = append(out, ep)
 	}
 	return out
 }
 
 func (m *recordMeta) newEndpoint(name, recordType string, values []string) *endpoint.Endpoint {
+	ep := &endpoint.Endpoint{}
+	m.fill(ep, name, recordType, values)
+	return ep
+}
+
+func (m *recordMeta) fill(ep *endpoint.Endpoint, name, recordType string, values []string) {
 	ts := make(endpoint.Targets, len(values))
 	copy(ts, values)
 	sort.Strings(ts)
-	ep := &endpoint.Endpoint{
+	*ep = endpoint.Endpoint{
 		DNSName:       name,
 		Targets:       ts,
 		RecordType:    recordType,
@@ -96,7 +115,6 @@ func (m *recordMeta) newEndpoint(name, recordType string, values []string) *endp
 		// Each endpoint gets its own copy: later stages edit properties in place.
 		ep.ProviderSpecific = append(endpoint.ProviderSpecific(nil), m.providerSpecific...)
 	}
-	return ep
 }
 
 // mergeEndpoints merges endpoints sharing a key (name, type, set identifier) into the first one,
