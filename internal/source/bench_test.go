@@ -23,9 +23,9 @@ func BenchmarkIngressEndpoints(b *testing.B) {
 				Namespace: fmt.Sprintf("ns-%d", i%50),
 				Name:      fmt.Sprintf("ing-%d", i),
 				Annotations: map[string]string{
-					PrefixAlpha + "hostname":   fmt.Sprintf("ann-%d.example.com", i),
-					PrefixGA + "ttl":           "300",
-					PrefixAlpha + "aws-weight": "10",
+					PrefixAlpha + "hostname":                     fmt.Sprintf("ann-%d.example.com", i),
+					PrefixGA + "ttl":                             "300",
+					PrefixAlpha + "aws-weight":                   "10",
 					"nginx.ingress.kubernetes.io/rewrite-target": "/",
 				},
 			},
