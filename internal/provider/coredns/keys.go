@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // keyLayout turns DNS names into etcd keys and back, in the SkyDNS layout CoreDNS reads: the prefix,
@@ -33,6 +35,17 @@ func (l keyLayout) namePath(name string) string {
 // entryKey is the key of one value of a name: the name path plus the record id.
 func (l keyLayout) entryKey(name, id string) string {
 	return l.namePath(name) + "/" + id
+}
+
+// addRecord adds the keys and values that store one record of a name. Every record gets a key below
+// the name with a stable record id, so several targets can share the name and an A or AAAA query (which
+// reads everything below the name) finds it. A CNAME is also stored at the name's own path, because
+// CoreDNS answers a CNAME-type query only from that exact key; reads merge the two copies.
+func (l keyLayout) addRecord(into map[string][]byte, name string, r record) {
+	into[l.entryKey(name, recordID(r.Type, r.Target))] = r.encode(1)
+	if r.Type == endpoint.RecordTypeCNAME {
+		into[l.namePath(name)] = r.encode(0)
+	}
 }
 
 // apexMirrorDir is where CoreDNS looks first when the zone apex itself is queried for A or AAAA

@@ -94,7 +94,7 @@ func (s *nameState) ops(l keyLayout) (puts []keyValue, deletes []string) {
 			continue
 		}
 		for _, r := range set.records() {
-			desired[l.entryKey(s.name, recordID(r.Type, r.Target))] = r.encode()
+			l.addRecord(desired, s.name, r)
 		}
 	}
 	existing := map[string][]byte{}
@@ -107,7 +107,7 @@ func (s *nameState) ops(l keyLayout) (puts []keyValue, deletes []string) {
 		takenOver = append(takenOver, e.key)
 		for _, r := range e.records {
 			if !s.touched[r.Type] { // the other half of an external-dns host+text entry
-				desired[l.entryKey(s.name, recordID(r.Type, r.Target))] = r.encode()
+				l.addRecord(desired, s.name, r)
 			}
 		}
 	}
@@ -115,7 +115,7 @@ func (s *nameState) ops(l keyLayout) (puts []keyValue, deletes []string) {
 		dir := l.apexMirrorDir(s.name)
 		for _, t := range []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA} {
 			for _, r := range s.sets[t].records() {
-				desired[dir+recordID(r.Type, r.Target)] = r.encode()
+				desired[dir+recordID(r.Type, r.Target)] = r.encode(1)
 			}
 		}
 		for k, v := range s.mirror {

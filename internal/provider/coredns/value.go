@@ -38,9 +38,10 @@ type record struct {
 	Group  string
 }
 
-// encode returns the value stored for a record.
-func (r record) encode() []byte {
-	v := writtenValue{TTL: uint32(r.TTL), TargetStrip: 1, Group: r.Group}
+// encode returns the value stored for a record. targetStrip is the number of key elements below the
+// name: 1 for a key with a record id, 0 for the name's own key.
+func (r record) encode(targetStrip int) []byte {
+	v := writtenValue{TTL: uint32(r.TTL), TargetStrip: targetStrip, Group: r.Group}
 	if r.Type == endpoint.RecordTypeTXT {
 		v.Text = r.Target
 	} else {
