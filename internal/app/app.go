@@ -1,0 +1,178 @@
+// Package app wires the pipeline stages from a Config and runs one of zonekeeper's commands. It is
+// what cmd/zonekeeper calls, and what end-to-end tests call in-process.
+package app
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/config"
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+)
+
+// Exit codes of `zonekeeper plan`.
+const (
+	ExitOK         = 0
+	ExitError      = 1
+	ExitHasChanges = 2
+)
+
+const usage = `zonekeeper keeps DNS records in step with Kubernetes Services and Ingresses.
+
+Usage:
+  zonekeeper [flags]        run the controller (or one reconcile with --once)
+  zonekeeper plan [flags]   print the changes a run would make; exit 0 if none, 2 if some, 1 on error
+  zonekeeper version
+
+Flags are external-dns's; run 'zonekeeper -h' for the list.
+`
+
+// Main runs the command line args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cmd := "run"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "run":
+		return runController(ctx, args, stdout, stderr, getenv)
+	case "plan":
+		return runPlan(ctx, args, stdout, stderr, getenv)
+	case "version":
+		fmt.Fprintln(stdout, "zonekeeper", Version)
+		return ExitOK
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return ExitOK
+	}
+	fmt.Fprintf(stderr, "zonekeeper: unknown command %q\n\n%s", cmd, usage)
+	return ExitError
+}
+
+// Version is set at build time with -ldflags "-X .../internal/app.Version=...".
+var Version = "dev"
+
+func parse(name string, args []string, stderr io.Writer, getenv func(string) string) (config.Config, int, bool) {
+	cfg, rest, err := config.Parse(name, args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return cfg, ExitOK, false
+	}
+	if err == nil && len(rest) > 0 {
+		err = fmt.Errorf("unexpected arguments: %s", strings.Join(rest, " "))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "zonekeeper: %v\n", err)
+		return cfg, ExitError, false
+	}
+	return cfg, ExitOK, true
+}
+
+func runController(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, code, ok := parse("zonekeeper", args, stderr, getenv)
+	if !ok {
+		return code
+	}
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	log.Info("Starting zonekeeper", "version", Version, "sources", cfg.Sources, "provider", cfg.Provider,
+		"registry", cfg.Registry, "owner", cfg.TXTOwnerID, "policy", cfg.Policy, "interval", cfg.Interval.String(),
+		"dryRun", cfg.DryRun, "once", cfg.Once)
+	p, err := build(ctx, cfg, log, getenv)
+	if err != nil {
+		log.Error("Cannot start", "error", err.Error())
+		return ExitError
+	}
+	if cfg.Once {
+		if _, err := p.controller.RunOnce(ctx); err != nil {
+			log.Error("Failed to do run once", "error", err.Error())
+			return ExitError
+		}
+		if cfg.Provider == "inmemory" {
+			printZone(ctx, stdout, p)
+		}
+		return ExitOK
+	}
+	if err := p.controller.Run(ctx); err != nil {
+		log.Error("Controller stopped", "error", err.Error())
+		return ExitError
+	}
+	log.Info("Stopped")
+	return ExitOK
+}
+
+func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, code, ok := parse("zonekeeper plan", args, stderr, getenv)
+	if !ok {
+		return code
+	}
+	cfg.DryRun = true
+	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	p, err := build(ctx, cfg, log, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)
+		return ExitError
+	}
+	out, err := p.controller.RunOnce(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)
+		return ExitError
+	}
+	printPlan(stdout, out.Changes)
+	if out.Changes.HasChanges() {
+		return ExitHasChanges
+	}
+	return ExitOK
+}
+
+func printPlan(w io.Writer, c *plan.Changes) {
+	if !c.HasChanges() {
+		fmt.Fprintln(w, "No changes: all records are already up to date.")
+		return
+	}
+	line := func(action string, e *endpoint.Endpoint) {
+		fmt.Fprintf(w, "%-7s %s %s %s", action, e.DNSName, e.RecordType, strings.Join(e.Targets, ","))
+		if e.RecordTTL > 0 {
+			fmt.Fprintf(w, " ttl=%d", e.RecordTTL)
+		}
+		if r := e.Resource(); r != "" {
+			fmt.Fprintf(w, " (%s)", r)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, e := range c.Create {
+		line("CREATE", e)
+	}
+	for i, e := range c.UpdateNew {
+		fmt.Fprintf(w, "UPDATE  %s %s %s -> %s\n", e.DNSName, e.RecordType, strings.Join(c.UpdateOld[i].Targets, ","), strings.Join(e.Targets, ","))
+	}
+	for _, e := range c.Delete {
+		line("DELETE", e)
+	}
+	fmt.Fprintf(w, "%d change(s).\n", c.Len())
+}
+
+// printZone shows what the inmemory provider holds after a run: the quickstart's visible result.
+func printZone(ctx context.Context, w io.Writer, p *pipeline) {
+	records, err := p.provider.Records(ctx)
+	if err != nil {
+		return
+	}
+	fmt.Fprintln(w, "; zone contents after the run (inmemory provider)")
+	for _, e := range records {
+		ttl := e.RecordTTL
+		if ttl == 0 {
+			ttl = p.provider.Capabilities().DefaultTTL
+		}
+		for _, t := range e.Targets {
+			fmt.Fprintf(w, "%-40s %6d IN %-5s %s\n", e.DNSName+".", ttl, e.RecordType, t)
+		}
+	}
+}

@@ -1,0 +1,205 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/zonekeeper/zonekeeper/internal/config"
+	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
+	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
+	"github.com/zonekeeper/zonekeeper/internal/registry"
+	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// pipeline is a built set of stages.
+type pipeline struct {
+	source     source.Source
+	provider   provider.Provider
+	registry   registry.Registry
+	controller *controller.Controller
+}
+
+func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string) (*pipeline, error) {
+	src, err := buildSource(ctx, cfg, getenv)
+	if err != nil {
+		return nil, err
+	}
+	prov, err := buildProvider(cfg, getenv)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := buildRegistry(cfg, prov)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := plan.ParsePolicy(cfg.Policy)
+	if err != nil {
+		return nil, fmt.Errorf("--policy: %w", err)
+	}
+	filter, err := plan.NewDomainFilter(cfg.DomainFilter, cfg.ExcludeDomains, cfg.RegexDomainFilter, cfg.RegexDomainExclusion)
+	if err != nil {
+		return nil, err
+	}
+	ctrl := controller.New(src, reg, controller.Settings{
+		OwnerID:            reg.OwnerID(),
+		Policy:             policy,
+		DomainFilter:       filter,
+		ManagedRecordTypes: cfg.ManagedRecordTypes,
+		ExcludeRecordTypes: cfg.ExcludeRecordTypes,
+		Interval:           cfg.Interval,
+		Debounce:           cfg.MinEventSyncInterval,
+		DryRun:             cfg.DryRun,
+	}, log)
+	return &pipeline{source: src, provider: prov, registry: reg, controller: ctrl}, nil
+}
+
+func sourceConfig(cfg config.Config) source.Config {
+	return source.Config{
+		Namespace:                      cfg.Namespace,
+		AnnotationPrefix:               cfg.AnnotationPrefix,
+		LabelFilter:                    cfg.LabelFilter,
+		AnnotationFilter:               cfg.AnnotationFilter,
+		IngressClassNames:              cfg.IngressClassNames,
+		ServiceTypeFilter:              cfg.ServiceTypeFilter,
+		FQDNTemplate:                   cfg.FQDNTemplate,
+		CombineFQDNAndAnnotation:       cfg.CombineFQDNAndAnnotation,
+		IgnoreHostnameAnnotation:       cfg.IgnoreHostnameAnnotation,
+		IgnoreIngressTLSSpec:           cfg.IgnoreIngressTLSSpec,
+		IgnoreIngressRulesSpec:         cfg.IgnoreIngressRulesSpec,
+		PublishInternalServices:        cfg.PublishInternalServices,
+		PublishHostIP:                  cfg.PublishHostIP,
+		AlwaysPublishNotReadyAddresses: cfg.AlwaysPublishNotReadyAddresses,
+		ExcludeUnschedulable:           cfg.ExcludeUnschedulable,
+	}
+}
+
+func buildSource(ctx context.Context, cfg config.Config, getenv func(string) string) (source.Source, error) {
+	scfg := sourceConfig(cfg)
+	var sources []source.Source
+	var client kubernetes.Interface
+	for _, name := range cfg.Sources {
+		var s source.Source
+		var err error
+		switch name {
+		case "manifest":
+			s, err = source.NewManifest(cfg.Manifest, scfg)
+		case "service", "ingress":
+			if client == nil {
+				if client, err = kubeClient(cfg, getenv); err != nil {
+					return nil, err
+				}
+			}
+			if name == "service" {
+				s, err = source.NewService(ctx, client, scfg)
+			} else {
+				s, err = source.NewIngress(ctx, client, scfg)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--source=%s: %w", name, err)
+		}
+		sources = append(sources, s)
+	}
+	if len(sources) == 1 {
+		return sources[0], nil
+	}
+	return source.NewMulti(sources...), nil
+}
+
+func kubeClient(cfg config.Config, getenv func(string) string) (kubernetes.Interface, error) {
+	rc, err := restConfig(cfg, getenv)
+	if err != nil {
+		return nil, err
+	}
+	rc.UserAgent = "zonekeeper"
+	return kubernetes.NewForConfig(rc)
+}
+
+// restConfig follows external-dns: --kubeconfig and --master, else in-cluster, else $KUBECONFIG or
+// ~/.kube/config.
+func restConfig(cfg config.Config, getenv func(string) string) (*rest.Config, error) {
+	kubeconfig := cfg.Kubeconfig
+	if kubeconfig == "" && cfg.Master == "" {
+		if rc, err := rest.InClusterConfig(); err == nil {
+			return rc, nil
+		}
+		kubeconfig = getenv("KUBECONFIG")
+		if kubeconfig == "" {
+			if home, err := os.UserHomeDir(); err == nil {
+				if p := filepath.Join(home, ".kube", "config"); fileExists(p) {
+					kubeconfig = p
+				}
+			}
+		}
+	}
+	rc, err := clientcmd.BuildConfigFromFlags(cfg.Master, kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubernetes client (--kubeconfig=%q --master=%q): %w", kubeconfig, cfg.Master, err)
+	}
+	return rc, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func buildProvider(cfg config.Config, getenv func(string) string) (provider.Provider, error) {
+	switch cfg.Provider {
+	case "inmemory":
+		return inmemory.New(cfg.InMemoryZones...), nil
+	case "coredns", "skydns":
+		ccfg, err := coredns.ConfigFromEnv()
+		if err != nil {
+			return nil, fmt.Errorf("--provider=coredns: %w", err)
+		}
+		ccfg.Prefix = cfg.CoreDNSPrefix
+		ccfg.DomainFilter = cfg.DomainFilter
+		p, err := coredns.New(ccfg)
+		if err != nil {
+			return nil, fmt.Errorf("--provider=coredns: %w", err)
+		}
+		return p, nil
+	}
+	return nil, fmt.Errorf("--provider=%s: unknown provider", cfg.Provider)
+}
+
+func buildRegistry(cfg config.Config, p provider.Provider) (registry.Registry, error) {
+	if cfg.Registry == "noop" {
+		return noop.New(p), nil
+	}
+	tcfg := txt.Config{
+		OwnerID:             cfg.TXTOwnerID,
+		Prefix:              cfg.TXTPrefix,
+		Suffix:              cfg.TXTSuffix,
+		WildcardReplacement: cfg.TXTWildcardReplacement,
+		EncryptEnabled:      cfg.TXTEncryptEnabled,
+		ManagedRecordTypes:  cfg.ManagedRecordTypes,
+		// Event-driven runs plan over the cache; the controller invalidates it at every resync.
+		CacheInterval: cfg.Interval,
+	}
+	if cfg.TXTEncryptAESKey != "" {
+		key, err := txt.ParseAESKey(cfg.TXTEncryptAESKey)
+		if err != nil {
+			return nil, fmt.Errorf("--txt-encrypt-aes-key: %w", err)
+		}
+		tcfg.EncryptKey = key
+	}
+	reg, err := txt.New(p, tcfg)
+	if err != nil {
+		return nil, fmt.Errorf("--registry=txt: %w", err)
+	}
+	return reg, nil
+}

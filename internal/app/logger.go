@@ -1,0 +1,27 @@
+package app
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+)
+
+// newLogger builds the process logger from --log-level and --log-format.
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "debug", "trace":
+		l = slog.LevelDebug
+	case "warn", "warning":
+		l = slog.LevelWarn
+	case "error", "fatal", "panic":
+		l = slog.LevelError
+	default:
+		l = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

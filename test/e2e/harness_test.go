@@ -1,0 +1,198 @@
+// Package e2e runs zonekeeper end to end, in-process through app.Main, against a real kube-apiserver,
+// a real etcd and a real CoreDNS serving what zonekeeper writes. Assertions are DNS answers.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// env is one cluster and one DNS: kube-apiserver (with its own etcd), and a separate etcd that CoreDNS
+// serves example.com from, so the DNS etcd can be stopped without stopping the cluster.
+type env struct {
+	kube    *testbed.KubeAPIServer
+	client  kubernetes.Interface
+	dnsEtcd *testbed.Etcd
+	coredns *testbed.CoreDNS
+}
+
+func startEnv(t testing.TB) *env {
+	t.Helper()
+	kube := testbed.StartKubeAPIServer(t)
+	etcd := testbed.StartEtcd(t)
+	cdns := testbed.StartCoreDNSForEtcd(t, etcd.Endpoint, "/skydns", "example.com.")
+	t.Setenv("ETCD_URLS", etcd.Endpoint)
+	return &env{kube: kube, client: kube.Client(t), dnsEtcd: etcd, coredns: cdns}
+}
+
+// instance is one zonekeeper process (in-process), with its log.
+type instance struct {
+	log    *syncBuffer
+	cancel context.CancelFunc
+	done   chan int
+}
+
+// start runs zonekeeper against the env's cluster and DNS with the given extra flags.
+func (e *env) start(t testing.TB, flags ...string) *instance {
+	t.Helper()
+	args := append([]string{
+		"--kubeconfig=" + e.kube.Kubeconfig,
+		"--provider=coredns",
+		"--registry=txt",
+		"--domain-filter=example.com",
+		"--log-level=debug",
+	}, flags...)
+	ctx, cancel := context.WithCancel(context.Background())
+	in := &instance{log: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	go func() { in.done <- app.Main(ctx, args, &bytes.Buffer{}, in.log, os.Getenv) }()
+	t.Cleanup(func() {
+		in.stop(t)
+		if t.Failed() {
+			t.Logf("zonekeeper log (%v):\n%s", flags, tail(in.log.String(), 8000))
+		}
+	})
+	return in
+}
+
+func (in *instance) stop(t testing.TB) {
+	in.cancel()
+	select {
+	case <-in.done:
+	case <-time.After(15 * time.Second):
+		t.Error("zonekeeper did not stop within 15 s of cancellation")
+	}
+}
+
+// running reports whether the process is still up (it must never exit on errors).
+func (in *instance) running() bool {
+	select {
+	case code := <-in.done:
+		in.done <- code
+		return false
+	default:
+		return true
+	}
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// answers asks CoreDNS and returns the rcode and the answer data of the given type, sorted. For an A
+// query the CNAMEs in the answer are included ("cname:<target>"): CoreDNS answers CNAME-type queries
+// only from an exact etcd key, so a CNAME is checked through the A query clients actually make.
+func (e *env) answers(name string, qtype uint16) (int, []string, error) {
+	m := new(dns.Msg)
+	m.SetQuestion(dns.Fqdn(name), qtype)
+	c := &dns.Client{Timeout: 2 * time.Second}
+	r, _, err := c.Exchange(m, e.coredns.Addr)
+	if err != nil {
+		return 0, nil, err
+	}
+	var out []string
+	for _, rr := range r.Answer {
+		if rr.Header().Rrtype != qtype && !(qtype == dns.TypeA && rr.Header().Rrtype == dns.TypeCNAME) {
+			continue
+		}
+		switch v := rr.(type) {
+		case *dns.A:
+			out = append(out, v.A.String())
+		case *dns.AAAA:
+			out = append(out, v.AAAA.String())
+		case *dns.CNAME:
+			target := strings.TrimSuffix(v.Target, ".")
+			if qtype != dns.TypeCNAME {
+				target = "cname:" + target
+			}
+			out = append(out, target)
+		case *dns.TXT:
+			// miekg/dns keeps the presentation escapes; the wire data has bare quote characters.
+			out = append(out, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
+		}
+	}
+	sort.Strings(out)
+	return r.Rcode, out, nil
+}
+
+// eventually retries check until it returns nil or the timeout passes.
+func eventually(t testing.TB, timeout time.Duration, what string, check func() error) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var err error
+	for time.Now().Before(deadline) {
+		if err = check(); err == nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("%s: not true after %s: %v", what, timeout, err)
+}
+
+// expectAnswer waits until CoreDNS answers name/qtype with exactly want.
+func (e *env) expectAnswer(t testing.TB, timeout time.Duration, name string, qtype uint16, want ...string) {
+	t.Helper()
+	sort.Strings(want)
+	eventually(t, timeout, fmt.Sprintf("%s %s = %v", name, dns.TypeToString[qtype], want), func() error {
+		_, got, err := e.answers(name, qtype)
+		if err != nil {
+			return err
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			return fmt.Errorf("got %v", got)
+		}
+		return nil
+	})
+}
+
+// expectNXDOMAIN waits until CoreDNS answers NXDOMAIN for name.
+func (e *env) expectNXDOMAIN(t testing.TB, timeout time.Duration, name string) {
+	t.Helper()
+	eventually(t, timeout, name+" NXDOMAIN", func() error {
+		rcode, got, err := e.answers(name, dns.TypeA)
+		if err != nil {
+			return err
+		}
+		if rcode != dns.RcodeNameError {
+			return fmt.Errorf("rcode %s, answers %v", dns.RcodeToString[rcode], got)
+		}
+		return nil
+	})
+}
+
+// ownership is the TXT value external-dns (and zonekeeper) writes.
+func ownership(owner, resource string) string {
+	return fmt.Sprintf(`"heritage=external-dns,external-dns/owner=%s,external-dns/resource=%s"`, owner, resource)
+}
