@@ -19,11 +19,13 @@ type Provider struct {
 	mu      sync.RWMutex
 	zones   []string // zone names, normalised; a record must fall under one of them
 	records map[endpoint.Key]*endpoint.Endpoint
+	// byName indexes the keys of each name, so the CNAME rule checks only the name's own record sets.
+	byName map[string]map[endpoint.Key]struct{}
 }
 
 // New returns a provider serving the given zones. With no zones, every name is accepted.
 func New(zones ...string) *Provider {
-	p := &Provider{records: map[endpoint.Key]*endpoint.Endpoint{}}
+	p := &Provider{records: map[endpoint.Key]*endpoint.Endpoint{}, byName: map[string]map[endpoint.Key]struct{}{}}
 	for _, z := range zones {
 		p.zones = append(p.zones, strings.ToLower(strings.TrimSuffix(z, ".")))
 	}
@@ -71,7 +73,7 @@ func (p *Provider) ApplyChanges(_ context.Context, changes *plan.Changes) error 
 			reject(provider.ActionDelete, e, fmt.Errorf("record set %s does not exist", e.Key()))
 			continue
 		}
-		delete(p.records, e.Key())
+		p.remove(e.Key())
 	}
 	for i, e := range changes.UpdateNew {
 		old := e
@@ -86,8 +88,8 @@ func (p *Provider) ApplyChanges(_ context.Context, changes *plan.Changes) error 
 			reject(provider.ActionUpdate, e, err)
 			continue
 		}
-		delete(p.records, old.Key())
-		p.records[e.Key()] = e.DeepCopy()
+		p.remove(old.Key())
+		p.put(e)
 	}
 	for _, e := range changes.Create {
 		if _, ok := p.records[e.Key()]; ok {
@@ -98,7 +100,7 @@ func (p *Provider) ApplyChanges(_ context.Context, changes *plan.Changes) error 
 			reject(provider.ActionCreate, e, err)
 			continue
 		}
-		p.records[e.Key()] = e.DeepCopy()
+		p.put(e)
 	}
 	if len(rejected) > 0 {
 		return &provider.ApplyError{Rejected: rejected}
@@ -114,8 +116,8 @@ func (p *Provider) check(e *endpoint.Endpoint, replacing endpoint.Key) error {
 	if len(e.Targets) == 0 {
 		return fmt.Errorf("record set %s has no targets", e.Key())
 	}
-	for k := range p.records {
-		if k == replacing || k.DNSName != e.DNSName || k.SetIdentifier != e.SetIdentifier || k.RecordType == e.RecordType {
+	for k := range p.byName[e.DNSName] {
+		if k == replacing || k.SetIdentifier != e.SetIdentifier || k.RecordType == e.RecordType {
 			continue
 		}
 		if k.RecordType == endpoint.RecordTypeCNAME || e.RecordType == endpoint.RecordTypeCNAME {
@@ -123,6 +125,23 @@ func (p *Provider) check(e *endpoint.Endpoint, replacing endpoint.Key) error {
 		}
 	}
 	return nil
+}
+
+func (p *Provider) put(e *endpoint.Endpoint) {
+	k := e.Key()
+	p.records[k] = e.DeepCopy()
+	if p.byName[k.DNSName] == nil {
+		p.byName[k.DNSName] = map[endpoint.Key]struct{}{}
+	}
+	p.byName[k.DNSName][k] = struct{}{}
+}
+
+func (p *Provider) remove(k endpoint.Key) {
+	delete(p.records, k)
+	delete(p.byName[k.DNSName], k)
+	if len(p.byName[k.DNSName]) == 0 {
+		delete(p.byName, k.DNSName)
+	}
 }
 
 func (p *Provider) inZones(name string) bool {
