@@ -39,7 +39,7 @@ func acceptedNoOp() map[string]string {
 		"events":              "zonekeeper is always event-driven",
 		"txt-cache-interval":  "the registry cache is write-through and refreshed every --interval",
 		"provider-cache-time": "the registry cache is write-through and refreshed every --interval",
-		"metrics-address":     "accepted; metrics are not served yet",
+		"metrics-address":     "metrics are not served yet",
 	}
 }
 
@@ -47,6 +47,10 @@ func acceptedNoOp() map[string]string {
 func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(output)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nCommands: zonekeeper (run the controller), zonekeeper plan, zonekeeper version.\nEvery flag can also be set as EXTERNAL_DNS_<FLAG> or ZONEKEEPER_<FLAG> in the environment.\n\nFlags:\n", name)
+		fs.PrintDefaults()
+	}
 	list := func(p *[]string, name, usage string) { fs.Var(&stringList{target: p}, name, usage) }
 
 	fs.StringVar(&cfg.Kubeconfig, "kubeconfig", cfg.Kubeconfig, "path to a kubeconfig file (default: in-cluster, then $KUBECONFIG, then ~/.kube/config)")
@@ -83,7 +87,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.TXTEncryptAESKey, "txt-encrypt-aes-key", cfg.TXTEncryptAESKey, "AES-256 key: 32 bytes, raw or base64")
 
 	fs.StringVar(&cfg.Policy, "policy", cfg.Policy, "sync, upsert-only or create-only")
-	list(&cfg.ManagedRecordTypes, "managed-record-types", "record types to manage (repeatable; default A, AAAA, CNAME)")
+	list(&cfg.ManagedRecordTypes, "managed-record-types", "record types to manage (repeatable)")
 	list(&cfg.ExcludeRecordTypes, "exclude-record-types", "record types never to manage (repeatable)")
 	list(&cfg.DomainFilter, "domain-filter", "only manage names under this domain (repeatable)")
 	list(&cfg.ExcludeDomains, "exclude-domains", "never manage names under this domain (repeatable)")
@@ -105,10 +109,13 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fs.String(n, "", "accepted for external-dns compatibility: "+noOps[n])
+		usage := "accepted for external-dns compatibility: " + noOps[n]
+		if n == "events" { // a boolean in external-dns: accept it without a value
+			fs.Var(boolNoOp{}, n, usage)
+			continue
+		}
+		fs.String(n, "", usage)
 	}
-	// --events is a boolean in external-dns; accept it without a value.
-	fs.Lookup("events").Value = boolNoOp{}
 	return fs
 }
 
