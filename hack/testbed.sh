@@ -4,10 +4,12 @@
 #   etcd          Debian etcd-server
 #   kube-apiserver built from the Go module k8s.io/kubernetes
 #   coredns       built from the Go module github.com/coredns/coredns (includes the etcd and view plugins)
+#   external-dns  built from the Go module sigs.k8s.io/external-dns: the reference peer for compatibility tests
 #   dig           Debian bind9-dnsutils (used by docs and the quickstart check, not required by tests)
 set -euo pipefail
 
 KUBE_VERSION=${KUBE_VERSION:-1.34.4}
+EXTERNAL_DNS_VERSION=${EXTERNAL_DNS_VERSION:-0.21.0}
 COREDNS_VERSION=${COREDNS_VERSION:-1.12.1}
 CACHE=${ZONEKEEPER_TESTBIN:-${XDG_CACHE_HOME:-$HOME/.cache}/zonekeeper/testbin}
 mkdir -p "$CACHE"
@@ -69,12 +71,24 @@ build_coredns() {
   rm -rf "$work"
 }
 
+build_external_dns() {
+  local out="$CACHE/external-dns-v$EXTERNAL_DNS_VERSION"
+  [ -x "$out" ] && { ln -sf "external-dns-v$EXTERNAL_DNS_VERSION" "$CACHE/external-dns"; return 0; }
+  log "building external-dns v$EXTERNAL_DNS_VERSION (about 5 minutes on 2 cores)"
+  local work; work=$(mktemp -d)
+  (cd "$work" && CGO_ENABLED=0 GOBIN="$work" go install -trimpath "sigs.k8s.io/external-dns@v$EXTERNAL_DNS_VERSION")
+  mv "$work/external-dns" "$out"
+  ln -sf "external-dns-v$EXTERNAL_DNS_VERSION" "$CACHE/external-dns"
+  rm -rf "$work"
+}
+
 apt_install etcd-server bind9-dnsutils
 ln -sf /usr/bin/etcd "$CACHE/etcd"
 
 pids=()
 build_kube_apiserver & pids+=($!)
 build_coredns & pids+=($!)
+build_external_dns & pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 [ $rc -eq 0 ] || { log "a build failed"; exit 1; }

@@ -39,7 +39,6 @@ func TestIngressTargetAnnotationAndTXTPrefix(t *testing.T) {
 	e.createIngress(t, ingress("alias", "default", nil, "alias1.example.com"), "192.168.10.60")
 	e.start(t, "--source=ingress", "--txt-owner-id=e2e", "--txt-prefix=prefix_", "--policy=sync")
 
-	e.expectAnswer(t, converge, "dev1.example.com", dns.TypeCNAME, "alias1.example.com")
 	e.expectAnswer(t, converge, "dev1.example.com", dns.TypeA, "192.168.10.60", "cname:alias1.example.com")
 	e.expectAnswer(t, converge, "prefix_cname-dev1.example.com", dns.TypeTXT, ownership("e2e", "ingress/default/nginx-test-ingress"))
 	if _, got, _ := e.answers("cname-dev1.example.com", dns.TypeTXT); len(got) != 0 {

@@ -53,10 +53,10 @@ func TestCNAMEWithSameNameTXT(t *testing.T) {
 	if txt := answersOf(a, dns.TypeTXT); len(txt) != 0 {
 		t.Fatalf("A query answered TXT: %v", txt)
 	}
-	// A CNAME-type query reads only the name's own key, where the CNAME is stored as well.
-	cq := answersOf(b.query(t, "app.example.com", dns.TypeCNAME), dns.TypeCNAME)
-	if len(cq) != 1 || cq[0].(*dns.CNAME).Target != "lb.example.net." {
-		t.Fatalf("CNAME query: want one CNAME to lb.example.net., got %v", cq)
+	// Documented limit (README): a CNAME-type query reads only the name's own key, where nothing is
+	// stored (external-dns's layout, kept for rollback compatibility).
+	if r := b.query(t, "app.example.com", dns.TypeCNAME); r.Rcode != dns.RcodeNameError {
+		t.Logf("CNAME-type query now answers %s %v: update the README's known limits", dns.RcodeToString[r.Rcode], r.Answer)
 	}
 	txt := answersOf(b.query(t, "app.example.com", dns.TypeTXT), dns.TypeTXT)
 	if len(txt) != 1 {

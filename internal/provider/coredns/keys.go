@@ -4,8 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-
-	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // keyLayout turns DNS names into etcd keys and back, in the SkyDNS layout CoreDNS reads: the prefix,
@@ -37,15 +35,17 @@ func (l keyLayout) entryKey(name, id string) string {
 	return l.namePath(name) + "/" + id
 }
 
-// addRecord adds the keys and values that store one record of a name. Every record gets a key below
-// the name with a stable record id, so several targets can share the name and an A or AAAA query (which
-// reads everything below the name) finds it. A CNAME is also stored at the name's own path, because
-// CoreDNS answers a CNAME-type query only from that exact key; reads merge the two copies.
+// addRecord adds the key and value that store one record of a name: below the name, with the
+// record's stable id, so several targets can share the name and an A or AAAA query (which reads
+// everything below the name) finds it.
+//
+// A CNAME stays there too, as external-dns stores it, although CoreDNS answers a CNAME-type query only
+// from the name's own key. Storing it at that key as well was tried: external-dns then reads the two
+// keys as a duplicated target and rewrites the record, so a rollback to external-dns would churn; and
+// storing it only there would hide it from A queries wherever a TXT sits below the same name (external-
+// dns's legacy ownership records). Resolvers ask for A/AAAA, which answer the CNAME.
 func (l keyLayout) addRecord(into map[string][]byte, name string, r record) {
 	into[l.entryKey(name, recordID(r.Type, r.Target))] = r.encode(1)
-	if r.Type == endpoint.RecordTypeCNAME {
-		into[l.namePath(name)] = r.encode(0)
-	}
 }
 
 // apexMirrorDir is where CoreDNS looks first when the zone apex itself is queried for A or AAAA

@@ -139,7 +139,6 @@ func TestWrittenLayout(t *testing.T) {
 		"com/example/www/" + recordID("A", "1.2.3.4"):            `{"host":"1.2.3.4","ttl":300,"targetstrip":1}`,
 		"com/example/www/" + recordID("TXT", `"a b"`):            `{"text":"\"a b\"","targetstrip":1}`,
 		"com/example/app/" + recordID("CNAME", "lb.example.net"): `{"host":"lb.example.net","ttl":60,"targetstrip":1,"group":"g1"}`,
-		"com/example/app": `{"host":"lb.example.net","ttl":60,"targetstrip":0,"group":"g1"}`,
 	}
 	if got := b.dump(t); !sameMap(got, want) {
 		t.Fatalf("etcd holds\n%v\nwant\n%v", got, want)

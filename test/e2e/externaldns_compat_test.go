@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// sharedFlags are the flags both external-dns and zonekeeper are run with: a drop-in means the same
+// command line.
+func sharedFlags(e *env) []string {
+	return []string{
+		"--source=ingress", "--source=service", "--provider=coredns", "--registry=txt",
+		"--txt-owner-id=shared", "--policy=sync", "--domain-filter=example.com", "--kubeconfig=" + e.kube.Kubeconfig,
+	}
+}
+
+// runExternalDNS runs the real external-dns binary (the reference peer) once and returns its log.
+func (e *env) runExternalDNS(t *testing.T, extra ...string) string {
+	t.Helper()
+	bin := testbed.Binary(t, "external-dns")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append(append(sharedFlags(e), "--once", "--log-level=debug"), extra...)...)
+	cmd.Env = append(os.Environ(), "ETCD_URLS="+e.dnsEtcd.Endpoint)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("external-dns: %v\n%s", err, tail(string(out), 6000))
+	}
+	return string(out)
+}
+
+// publishTestObjects creates the objects both tools publish: an A from an Ingress, an A from a
+// LoadBalancer Service, and a CNAME from a target annotation.
+func (e *env) publishTestObjects(t *testing.T) {
+	e.createIngress(t, ingress("nginx-test-ingress", "default", nil, "dev1.example.com"), "192.168.10.51")
+	e.createIngress(t, ingress("alias", "default", nil, "alias1.example.com"), "192.168.10.60")
+	e.createIngress(t, ingress("cname", "default", map[string]string{
+		"external-dns.alpha.kubernetes.io/target": "alias1.example.com",
+	}, "www.example.com"), "")
+	e.createService(t, loadBalancer("web", "default", map[string]string{
+		"external-dns.alpha.kubernetes.io/hostname": "web.example.com",
+	}), "203.0.113.10")
+}
+
+func (e *env) expectTestObjectsAnswered(t *testing.T) {
+	e.expectAnswer(t, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
+	e.expectAnswer(t, converge, "web.example.com", dns.TypeA, "203.0.113.10")
+	e.expectAnswer(t, converge, "www.example.com", dns.TypeA, "192.168.10.60", "cname:alias1.example.com")
+	e.expectAnswer(t, converge, "a-dev1.example.com", dns.TypeTXT, ownership("shared", "ingress/default/nginx-test-ingress"))
+}
+
+func (e *env) etcdRevision(t *testing.T) int64 {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	r, err := cli.Get(context.Background(), "/skydns/", clientv3.WithPrefix(), clientv3.WithCountOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Header.Revision
+}
+
+// A zone that the real external-dns wrote is, for zonekeeper with the same flags and owner id,
+// already in sync: `zonekeeper plan` exits 0 and a zonekeeper run writes nothing.
+func TestZoneWrittenByExternalDNSIsInSyncForZonekeeper(t *testing.T) {
+	e := startEnv(t)
+	e.publishTestObjects(t)
+	e.runExternalDNS(t)
+	e.expectTestObjectsAnswered(t)
+
+	before := e.etcdRevision(t)
+	code, out, errOut := e.runCommand(t, append([]string{"plan"}, sharedFlags(e)...)...)
+	if code != app.ExitOK {
+		t.Fatalf("zonekeeper plan over external-dns's zone: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = e.runCommand(t, append([]string{"--once"}, sharedFlags(e)...)...)
+	if code != app.ExitOK {
+		t.Fatalf("zonekeeper --once: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if after := e.etcdRevision(t); after != before {
+		t.Fatalf("zonekeeper wrote to a zone that was already in sync (revision %d → %d)\n%s", before, after, errOut)
+	}
+	e.expectTestObjectsAnswered(t)
+}
+
+// And the other way: a zone zonekeeper wrote is in sync for external-dns, so users can roll back.
+func TestZoneWrittenByZonekeeperIsInSyncForExternalDNS(t *testing.T) {
+	e := startEnv(t)
+	e.publishTestObjects(t)
+	code, out, errOut := e.runCommand(t, append([]string{"--once"}, sharedFlags(e)...)...)
+	if code != app.ExitOK {
+		t.Fatalf("zonekeeper --once: exit %d\n%s\n%s", code, out, errOut)
+	}
+	e.expectTestObjectsAnswered(t)
+	log := e.runExternalDNS(t, "--dry-run")
+	if !strings.Contains(log, "All records are already up to date") {
+		t.Fatalf("external-dns wants to change zonekeeper's zone:\n%s", tail(log, 6000))
+	}
+}
