@@ -60,25 +60,17 @@ GO
   rm -rf "$work"
 }
 
-build_coredns() {
-  local out="$CACHE/coredns-v$COREDNS_VERSION"
-  [ -x "$out" ] && { ln -sf "coredns-v$COREDNS_VERSION" "$CACHE/coredns"; return 0; }
-  log "building coredns v$COREDNS_VERSION (about 3.5 minutes on 2 cores)"
+# go_install_cached NAME MODULE VERSION MINUTES: go install MODULE@vVERSION into the cache as NAME-vVERSION,
+# with NAME linked to it. For servers whose module has no replace directives (CoreDNS, external-dns).
+go_install_cached() {
+  local name=$1 module=$2 version=$3 minutes=$4
+  local out="$CACHE/$name-v$version"
+  [ -x "$out" ] && { ln -sf "$name-v$version" "$CACHE/$name"; return 0; }
+  log "building $name v$version (about $minutes minutes on 2 cores)"
   local work; work=$(mktemp -d)
-  (cd "$work" && CGO_ENABLED=0 GOBIN="$work" go install -trimpath "github.com/coredns/coredns@v$COREDNS_VERSION")
-  mv "$work/coredns" "$out"
-  ln -sf "coredns-v$COREDNS_VERSION" "$CACHE/coredns"
-  rm -rf "$work"
-}
-
-build_external_dns() {
-  local out="$CACHE/external-dns-v$EXTERNAL_DNS_VERSION"
-  [ -x "$out" ] && { ln -sf "external-dns-v$EXTERNAL_DNS_VERSION" "$CACHE/external-dns"; return 0; }
-  log "building external-dns v$EXTERNAL_DNS_VERSION (about 5 minutes on 2 cores)"
-  local work; work=$(mktemp -d)
-  (cd "$work" && CGO_ENABLED=0 GOBIN="$work" go install -trimpath "sigs.k8s.io/external-dns@v$EXTERNAL_DNS_VERSION")
-  mv "$work/external-dns" "$out"
-  ln -sf "external-dns-v$EXTERNAL_DNS_VERSION" "$CACHE/external-dns"
+  (cd "$work" && CGO_ENABLED=0 GOBIN="$work" go install -trimpath "$module@v$version")
+  mv "$work/$(basename "$module")" "$out"
+  ln -sf "$name-v$version" "$CACHE/$name"
   rm -rf "$work"
 }
 
@@ -87,8 +79,8 @@ ln -sf /usr/bin/etcd "$CACHE/etcd"
 
 pids=()
 build_kube_apiserver & pids+=($!)
-build_coredns & pids+=($!)
-build_external_dns & pids+=($!)
+go_install_cached coredns github.com/coredns/coredns "$COREDNS_VERSION" 3.5 & pids+=($!)
+go_install_cached external-dns sigs.k8s.io/external-dns "$EXTERNAL_DNS_VERSION" 5 & pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 [ $rc -eq 0 ] || { log "a build failed"; exit 1; }

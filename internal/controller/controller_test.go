@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // listSource is a source over a list the test changes; it fires its handlers on every change.
@@ -56,24 +56,7 @@ func a(name, ip, resource string) *endpoint.Endpoint {
 	return endpoint.New(name, endpoint.RecordTypeA, ip).WithLabel(endpoint.ResourceLabelKey, resource)
 }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func newTestController(t *testing.T, src source.Source, settings Settings) (*Controller, *inmemory.Provider, *syncBuffer) {
+func newTestController(t *testing.T, src source.Source, settings Settings) (*Controller, *inmemory.Provider, *testbed.LogBuffer) {
 	t.Helper()
 	p := inmemory.New("example.com")
 	reg, err := txt.New(p, txt.Config{OwnerID: "test", CacheInterval: time.Hour})
@@ -84,7 +67,7 @@ func newTestController(t *testing.T, src source.Source, settings Settings) (*Con
 	if settings.Policy == "" {
 		settings.Policy = plan.PolicySync
 	}
-	logs := &syncBuffer{}
+	logs := &testbed.LogBuffer{}
 	return New(src, reg, settings, slog.New(slog.NewTextHandler(logs, nil))), p, logs
 }
 

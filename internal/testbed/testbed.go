@@ -83,7 +83,7 @@ type process struct {
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
-	output *lockedWriter // kept across restarts, so a failure report shows every run
+	output *LogBuffer // kept across restarts, so a failure report shows every run
 	done   chan struct{}
 }
 
@@ -93,7 +93,7 @@ func (p *process) start() error {
 	cmd := exec.Command(p.name, p.args...)
 	cmd.Dir = p.dir
 	if p.output == nil {
-		p.output = &lockedWriter{buf: &bytes.Buffer{}}
+		p.output = &LogBuffer{}
 	}
 	cmd.Stdout = p.output
 	cmd.Stderr = p.output
@@ -149,18 +149,19 @@ func (p *process) log() string {
 	return out.String()
 }
 
-type lockedWriter struct {
+// LogBuffer collects the output of a process or a logger that several goroutines write to.
+type LogBuffer struct {
 	mu  sync.Mutex
-	buf *bytes.Buffer
+	buf bytes.Buffer
 }
 
-func (w *lockedWriter) Write(b []byte) (int, error) {
+func (w *LogBuffer) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.Write(b)
 }
 
-func (w *lockedWriter) String() string {
+func (w *LogBuffer) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()

@@ -59,7 +59,8 @@ func (e *env) expectTestObjectsAnswered(t *testing.T) {
 	e.expectAnswer(t, converge, "a-dev1.example.com", dns.TypeTXT, ownership("shared", "ingress/default/nginx-test-ingress"))
 }
 
-func (e *env) etcdRevision(t *testing.T) int64 {
+// etcdRevision is the DNS etcd's current revision: it moves with every write.
+func (e *env) etcdRevision(t testing.TB) int64 {
 	t.Helper()
 	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
 	if err != nil {

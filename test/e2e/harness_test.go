@@ -9,7 +9,6 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,7 +39,7 @@ func startEnv(t testing.TB) *env {
 
 // instance is one zonekeeper process (in-process), with its log.
 type instance struct {
-	log    *syncBuffer
+	log    *testbed.LogBuffer
 	cancel context.CancelFunc
 	done   chan int
 }
@@ -56,7 +55,7 @@ func (e *env) start(t testing.TB, flags ...string) *instance {
 		"--log-level=debug",
 	}, flags...)
 	ctx, cancel := context.WithCancel(context.Background())
-	in := &instance{log: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	in := &instance{log: &testbed.LogBuffer{}, cancel: cancel, done: make(chan int, 1)}
 	go func() { in.done <- app.Main(ctx, args, &bytes.Buffer{}, in.log, os.Getenv) }()
 	t.Cleanup(func() {
 		in.stop(t)
@@ -85,23 +84,6 @@ func (in *instance) running() bool {
 	default:
 		return true
 	}
-}
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func tail(s string, n int) string {

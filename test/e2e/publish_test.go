@@ -143,22 +143,10 @@ func TestTwoInstancesWithOneOwnerConverge(t *testing.T) {
 	e.expectAnswer(t, converge, "same.example.com", dns.TypeA, "198.51.100.7")
 
 	// Once converged, neither instance writes: the etcd revision stands still across many resyncs.
-	rev := func() int64 {
-		cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cli.Close()
-		r, err := cli.Get(context.Background(), "/skydns/", clientv3.WithPrefix(), clientv3.WithCountOnly())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r.Header.Revision
-	}
 	time.Sleep(time.Second)
-	before := rev()
+	before := e.etcdRevision(t)
 	time.Sleep(3 * time.Second)
-	if after := rev(); after != before {
+	if after := e.etcdRevision(t); after != before {
 		t.Fatalf("etcd revision moved from %d to %d: the two instances keep writing", before, after)
 	}
 }
