@@ -5,11 +5,15 @@
 #   kube-apiserver built from the Go module k8s.io/kubernetes
 #   coredns       built from the Go module github.com/coredns/coredns (includes the etcd and view plugins)
 #   external-dns  built from the Go module sigs.k8s.io/external-dns: the reference peer for compatibility tests
-#   dig           Debian bind9-dnsutils (used by docs and the quickstart check, not required by tests)
+#   named         Debian bind9 (RFC 2136 provider tests), with bind9-utils (tsig-keygen) and dig/nsupdate
+#   pdns_server   Debian pdns-server with the sqlite3 backend (PowerDNS provider tests)
+#   dnsperf       Debian dnsperf (DNS server benchmarks)
+#   helm          built from the Go module helm.sh/helm/v3 (chart rendering tests)
 set -euo pipefail
 
 KUBE_VERSION=${KUBE_VERSION:-1.34.4}
 EXTERNAL_DNS_VERSION=${EXTERNAL_DNS_VERSION:-0.21.0}
+HELM_VERSION=${HELM_VERSION:-3.22.0}
 COREDNS_VERSION=${COREDNS_VERSION:-1.12.1}
 CACHE=${ZONEKEEPER_TESTBIN:-${XDG_CACHE_HOME:-$HOME/.cache}/zonekeeper/testbin}
 mkdir -p "$CACHE"
@@ -26,7 +30,15 @@ apt_install() {
   local sudo=""
   [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq >/dev/null
+  # Servers in these packages (named, pdns_server) must not start on port 53 as system services: tests
+  # start their own copies on loopback high ports. policy-rc.d answering 101 forbids the start.
+  local policy=/usr/sbin/policy-rc.d created=""
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null && $sudo chmod +x "$policy" && created=1
+  fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  [ -n "$created" ] && $sudo rm -f "$policy"
+  return 0
 }
 
 build_kube_apiserver() {
@@ -74,13 +86,17 @@ go_install_cached() {
   rm -rf "$work"
 }
 
-apt_install etcd-server bind9-dnsutils
+apt_install etcd-server bind9 bind9-utils bind9-dnsutils pdns-server pdns-backend-sqlite3 sqlite3 dnsperf
 ln -sf /usr/bin/etcd "$CACHE/etcd"
+ln -sf /usr/sbin/named "$CACHE/named"
+ln -sf /usr/sbin/pdns_server "$CACHE/pdns_server"
+ln -sf /usr/bin/dnsperf "$CACHE/dnsperf"
 
 pids=()
 build_kube_apiserver & pids+=($!)
 go_install_cached coredns github.com/coredns/coredns "$COREDNS_VERSION" 3.5 & pids+=($!)
 go_install_cached external-dns sigs.k8s.io/external-dns "$EXTERNAL_DNS_VERSION" 5 & pids+=($!)
+go_install_cached helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" 3 & pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 [ $rc -eq 0 ] || { log "a build failed"; exit 1; }
