@@ -11,7 +11,7 @@ import (
 // a new one (sharing the nodes they did not touch) and swap it in whole.
 type snapshot struct {
 	serial uint32
-	zones  []*zone           // longest name first, so the first suffix match is the closest zone
+	zones  []*zone          // longest name first, so the first suffix match is the closest zone
 	names  map[string]*node // canonical FQDN → node; every apex is present
 }
 
