@@ -55,8 +55,8 @@ type Config struct {
 	// UseTLS talks DNS over TLS (--rfc2136-use-tls) with the CA, client certificate and key files
 	// (--tls-ca, --tls-client-cert, --tls-client-cert-key); SkipTLSVerify (--rfc2136-skip-tls-verify)
 	// accepts any server certificate.
-	UseTLS                               bool
-	SkipTLSVerify                        bool
+	UseTLS                                 bool
+	SkipTLSVerify                          bool
 	TLSCAFile, TLSClientCert, TLSClientKey string
 	// Timeout bounds one exchange or transfer (DefaultTimeout when zero).
 	Timeout time.Duration
@@ -92,13 +92,13 @@ type tsigKey struct {
 
 // settings is a validated Config.
 type settings struct {
-	servers   []string // host:port
-	zones     zoneSet
-	key       *tsigKey // nil when insecure
-	minTTL    uint32
-	batch     int
-	timeout   time.Duration
-	tls       *tls.Config // nil without UseTLS; ServerName is set per server
+	servers []string // host:port
+	zones   zoneSet
+	key     *tsigKey // nil when insecure
+	minTTL  uint32
+	batch   int
+	timeout time.Duration
+	tls     *tls.Config // nil without UseTLS; ServerName is set per server
 }
 
 // validate checks the configuration and fills defaults. Errors name the flag.
