@@ -29,7 +29,16 @@ type apiError struct {
 }
 
 func (e *apiError) Error() string {
-	return fmt.Sprintf("PowerDNS %s %s: %d %s: %s", e.Method, e.Path, e.Status, http.StatusText(e.Status), e.Message)
+	hint := ""
+	switch e.Status {
+	case http.StatusUnauthorized:
+		hint = " (check --pdns-api-key against the server's api-key)"
+	case http.StatusNotFound:
+		if !strings.Contains(e.Path, "/zones/") {
+			hint = " (check --pdns-server-id and that --pdns-server points at the PowerDNS webserver)"
+		}
+	}
+	return fmt.Sprintf("PowerDNS %s %s: %d %s: %s%s", e.Method, e.Path, e.Status, http.StatusText(e.Status), e.Message, hint)
 }
 
 // unprocessable reports whether err is PowerDNS refusing the content of a request (422): the request
@@ -80,7 +89,12 @@ func (c *client) doRaw(ctx context.Context, method, path string, body io.Reader,
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("PowerDNS %s %s: %s", method, path, c.scrub(err.Error()))
+		// url.Error repeats method and URL; keep the cause.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("PowerDNS %s %s%s: %s", method, c.base.Host, path, c.scrub(err.Error()))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))

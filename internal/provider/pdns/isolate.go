@@ -28,7 +28,7 @@ func (p *Provider) send(ctx context.Context, z zone, units []*unit) ([]provider.
 		return refused(z, units[0], ae.Message), nil
 	}
 	var parts [][]*unit
-	if i := culprit(ae.Message, units); i >= 0 {
+	if i := culprit(ae.Message, units); i >= 0 && p.isolateByMessage {
 		rest := append(append([]*unit{}, units[:i]...), units[i+1:]...)
 		parts = [][]*unit{rest, units[i : i+1]}
 	} else {

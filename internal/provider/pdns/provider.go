@@ -17,6 +17,9 @@ type Provider struct {
 	api      *client
 	filter   domainFilter
 	maxPatch int
+	// isolateByMessage lets a 422 naming one rrset split that rrset off directly instead of bisecting;
+	// tests turn it off to exercise the bisection.
+	isolateByMessage bool
 }
 
 // New checks the configuration and returns the provider. It makes no request: an unreachable server
@@ -39,6 +42,8 @@ func New(cfg Config) (*Provider, error) {
 		api:      &client{http: hc, base: base, server: cfg.ServerID, apiKey: key},
 		filter:   newDomainFilter(cfg.DomainFilter),
 		maxPatch: cfg.MaxPatchBytes,
+
+		isolateByMessage: true,
 	}, nil
 }
 
