@@ -1,0 +1,99 @@
+package route53emu
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Call is one entry of the call log: every Route 53 and STS request,
+// including rejected and throttled ones, so tests can count SDK retries.
+type Call struct {
+	Time        time.Time `json:"time"`
+	RequestID   string    `json:"requestId"`
+	Operation   string    `json:"operation"`
+	ZoneID      string    `json:"zoneId,omitempty"`
+	Method      string    `json:"method"`
+	Path        string    `json:"path"`
+	Query       string    `json:"query,omitempty"`
+	Attempt     int       `json:"attempt,omitempty"` // from Amz-Sdk-Request, 0 if absent
+	AccessKeyID string    `json:"accessKeyId,omitempty"`
+	Status      int       `json:"status"`
+	ErrorCode   string    `json:"errorCode,omitempty"`
+}
+
+// Counters count calls per operation and errors per "Operation:Code".
+type Counters struct {
+	Calls  map[string]int `json:"calls"`
+	Errors map[string]int `json:"errors"`
+}
+
+// maxCalls bounds the call log so a long-running emulator cannot grow
+// without limit; the oldest entries go first.
+const maxCalls = 100000
+
+func (s *Server) record(r *http.Request, req request, requestID string, status int, code, accessKey string) {
+	c := Call{
+		Time:        s.now(),
+		RequestID:   requestID,
+		Operation:   req.op,
+		ZoneID:      req.zoneID,
+		Method:      r.Method,
+		Path:        r.URL.Path,
+		Query:       r.URL.RawQuery,
+		Attempt:     sdkAttempt(r.Header.Get("Amz-Sdk-Request")),
+		AccessKeyID: accessKey,
+		Status:      status,
+		ErrorCode:   code,
+	}
+	if len(s.calls) >= maxCalls {
+		s.calls = append(s.calls[:0], s.calls[len(s.calls)-maxCalls+1:]...)
+	}
+	s.calls = append(s.calls, c)
+	s.counters.Calls[req.op]++
+	if code != "" {
+		s.counters.Errors[req.op+":"+code]++
+	}
+	s.log.Debug("route53emu call", "op", req.op, "zone", req.zoneID, "status", status, "code", code, "attempt", c.Attempt)
+}
+
+// sdkAttempt reads N from "attempt=N; max=M".
+func sdkAttempt(h string) int {
+	for _, part := range strings.Split(h, ";") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(part), "attempt="); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	return 0
+}
+
+// Calls returns a copy of the call log, oldest first.
+func (s *Server) Calls() []Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Call(nil), s.calls...)
+}
+
+// Counters returns a copy of the per-operation counters.
+func (s *Server) Counters() Counters {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := Counters{Calls: map[string]int{}, Errors: map[string]int{}}
+	for k, v := range s.counters.Calls {
+		out.Calls[k] = v
+	}
+	for k, v := range s.counters.Errors {
+		out.Errors[k] = v
+	}
+	return out
+}
+
+// ClearCalls empties the call log and counters, keeping all other state.
+func (s *Server) ClearCalls() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = nil
+	s.counters = Counters{Calls: map[string]int{}, Errors: map[string]int{}}
+}
