@@ -10,9 +10,12 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/health"
+	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 )
 
@@ -85,11 +88,20 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	log.Info("Starting zonekeeper", "version", Version, "sources", cfg.Sources, "provider", cfg.Provider,
 		"registry", cfg.Registry, "owner", cfg.TXTOwnerID, "policy", cfg.Policy, "interval", cfg.Interval.String(),
 		"dryRun", cfg.DryRun, "once", cfg.Once)
-	p, err := build(ctx, cfg, log, getenv)
+	m := metrics.New(Version)
+	h := health.New(2*cfg.Interval + 30*time.Second)
+	if !cfg.Once {
+		serveOps(ctx, cfg.MetricsAddress, h, m, log)
+	}
+	p, err := build(ctx, cfg, log, getenv, observability{metrics: m, health: h})
 	if err != nil {
 		log.Error("Cannot start", "error", err.Error())
 		return ExitError
 	}
+	if p.notifier != nil {
+		defer p.notifier.Stop()
+	}
+	h.SourcesSynced()
 	if cfg.Once {
 		if _, err := p.controller.RunOnce(ctx); err != nil {
 			log.Error("Failed to do run once", "error", err.Error())
@@ -100,9 +112,20 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 		}
 		return ExitOK
 	}
-	if err := p.controller.Run(ctx); err != nil {
-		log.Error("Controller stopped", "error", err.Error())
-		return ExitError
+	lead := func(ctx context.Context) {
+		if err := p.controller.Run(ctx); err != nil {
+			log.Error("Controller stopped", "error", err.Error())
+		}
+	}
+	if cfg.LeaderElect {
+		setLeader := func(leader bool) {
+			h.SetLeader(leader)
+			m.SetLeader(leader)
+		}
+		runElected(ctx, cfg, p, getenv, log, setLeader, lead)
+	} else {
+		m.SetLeader(true)
+		lead(ctx)
 	}
 	log.Info("Stopped")
 	return ExitOK
@@ -115,7 +138,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	}
 	cfg.DryRun = true
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
-	p, err := build(ctx, cfg, log, getenv)
+	p, err := build(ctx, cfg, log, getenv, observability{})
 	if err != nil {
 		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)
 		return ExitError

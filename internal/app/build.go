@@ -13,6 +13,9 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/events"
+	"github.com/zonekeeper/zonekeeper/internal/health"
+	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
@@ -29,16 +32,66 @@ type pipeline struct {
 	provider   provider.Provider
 	registry   registry.Registry
 	controller *controller.Controller
+	// kube is nil when no stage needs the Kubernetes API (manifest source, no leader election).
+	kube     kubernetes.Interface
+	notifier *events.Notifier
 }
 
-func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string) (*pipeline, error) {
-	src, err := buildSource(ctx, cfg, getenv)
+// observability is what the pipeline reports to: metrics and readiness (either may be nil).
+type observability struct {
+	metrics *metrics.Metrics
+	health  *health.Health
+}
+
+func (o observability) observers() controller.Observer {
+	var list multiObserver
+	if o.metrics != nil {
+		list = append(list, o.metrics)
+	}
+	if o.health != nil {
+		list = append(list, o.health)
+	}
+	return list
+}
+
+type multiObserver []controller.Observer
+
+func (m multiObserver) Reconciled(r controller.Report) {
+	for _, o := range m {
+		o.Reconciled(r)
+	}
+}
+
+func needsKube(cfg config.Config) bool {
+	if cfg.LeaderElect {
+		return true
+	}
+	for _, s := range cfg.Sources {
+		if s == "service" || s == "ingress" {
+			return true
+		}
+	}
+	return false
+}
+
+func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, obs observability) (*pipeline, error) {
+	var kube kubernetes.Interface
+	if needsKube(cfg) {
+		var err error
+		if kube, err = kubeClient(cfg, getenv); err != nil {
+			return nil, err
+		}
+	}
+	src, err := buildSource(ctx, cfg, kube)
 	if err != nil {
 		return nil, err
 	}
-	prov, err := buildProvider(cfg, getenv)
+	prov, err := buildProvider(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if obs.metrics != nil {
+		prov = obs.metrics.InstrumentProvider(cfg.Provider, prov)
 	}
 	reg, err := buildRegistry(cfg, prov)
 	if err != nil {
@@ -52,6 +105,12 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
+	var notifier *events.Notifier
+	var notify controller.Notifier
+	if lookup, ok := src.(source.ObjectLookup); ok && kube != nil && !cfg.DryRun {
+		notifier = events.New(kube, lookup)
+		notify = notifier
+	}
 	ctrl := controller.New(src, reg, controller.Settings{
 		OwnerID:            reg.OwnerID(),
 		Policy:             policy,
@@ -61,8 +120,10 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		Interval:           cfg.Interval,
 		Debounce:           cfg.MinEventSyncInterval,
 		DryRun:             cfg.DryRun,
+		Observer:           obs.observers(),
+		Notifier:           notify,
 	}, log)
-	return &pipeline{source: src, provider: prov, registry: reg, controller: ctrl}, nil
+	return &pipeline{source: src, provider: prov, registry: reg, controller: ctrl, kube: kube, notifier: notifier}, nil
 }
 
 func sourceConfig(cfg config.Config) source.Config {
@@ -85,27 +146,19 @@ func sourceConfig(cfg config.Config) source.Config {
 	}
 }
 
-func buildSource(ctx context.Context, cfg config.Config, getenv func(string) string) (source.Source, error) {
+func buildSource(ctx context.Context, cfg config.Config, client kubernetes.Interface) (source.Source, error) {
 	scfg := sourceConfig(cfg)
 	var sources []source.Source
-	var client kubernetes.Interface
 	for _, name := range cfg.Sources {
 		var s source.Source
 		var err error
 		switch name {
 		case "manifest":
 			s, err = source.NewManifest(cfg.Manifest, scfg)
-		case "service", "ingress":
-			if client == nil {
-				if client, err = kubeClient(cfg, getenv); err != nil {
-					return nil, err
-				}
-			}
-			if name == "service" {
-				s, err = source.NewService(ctx, client, scfg)
-			} else {
-				s, err = source.NewIngress(ctx, client, scfg)
-			}
+		case "service":
+			s, err = source.NewService(ctx, client, scfg)
+		case "ingress":
+			s, err = source.NewIngress(ctx, client, scfg)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("--source=%s: %w", name, err)
@@ -156,7 +209,7 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func buildProvider(cfg config.Config, getenv func(string) string) (provider.Provider, error) {
+func buildProvider(cfg config.Config) (provider.Provider, error) {
 	switch cfg.Provider {
 	case "inmemory":
 		return inmemory.New(cfg.InMemoryZones...), nil

@@ -60,6 +60,15 @@ type Config struct {
 	Once                 bool
 	DryRun               bool
 
+	// Operations.
+	MetricsAddress           string
+	LeaderElect              bool
+	LeaderElectLeaseDuration time.Duration
+	LeaderElectRenewDeadline time.Duration
+	LeaderElectRetryPeriod   time.Duration
+	LeaderElectNamespace     string
+	LeaderElectLeaseName     string
+
 	// Logging.
 	LogLevel  string
 	LogFormat string
@@ -68,17 +77,22 @@ type Config struct {
 // Default returns the settings used when no flag is given.
 func Default() Config {
 	return Config{
-		Sources:              nil,
-		ExcludeUnschedulable: true,
-		Provider:             "",
-		CoreDNSPrefix:        "/skydns/",
-		Registry:             "txt",
-		TXTOwnerID:           "default",
-		Policy:               "sync",
-		ManagedRecordTypes:   []string{"A", "AAAA", "CNAME"},
-		Interval:             time.Minute,
-		MinEventSyncInterval: 100 * time.Millisecond,
-		LogLevel:             "info",
-		LogFormat:            "text",
+		Sources:                  nil,
+		ExcludeUnschedulable:     true,
+		Provider:                 "",
+		CoreDNSPrefix:            "/skydns/",
+		Registry:                 "txt",
+		TXTOwnerID:               "default",
+		Policy:                   "sync",
+		ManagedRecordTypes:       []string{"A", "AAAA", "CNAME"},
+		Interval:                 time.Minute,
+		MinEventSyncInterval:     100 * time.Millisecond,
+		MetricsAddress:           ":7979",
+		LeaderElectLeaseDuration: 15 * time.Second,
+		LeaderElectRenewDeadline: 10 * time.Second,
+		LeaderElectRetryPeriod:   2 * time.Second,
+		LeaderElectLeaseName:     "zonekeeper",
+		LogLevel:                 "info",
+		LogFormat:                "text",
 	}
 }

@@ -39,7 +39,6 @@ func acceptedNoOp() map[string]string {
 		"events":              "zonekeeper is always event-driven",
 		"txt-cache-interval":  "the registry cache is write-through and refreshed every --interval",
 		"provider-cache-time": "the registry cache is write-through and refreshed every --interval",
-		"metrics-address":     "metrics are not served yet",
 	}
 }
 
@@ -99,6 +98,13 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.Once, "once", cfg.Once, "run one reconcile and exit")
 	fs.BoolVar(&cfg.DryRun, "dry-run", cfg.DryRun, "compute and log changes without applying them")
 
+	fs.StringVar(&cfg.MetricsAddress, "metrics-address", cfg.MetricsAddress, "address serving /healthz, /readyz and /metrics (empty: off)")
+	fs.BoolVar(&cfg.LeaderElect, "leader-elect", cfg.LeaderElect, "elect one leader among replicas through a coordination.k8s.io Lease; only the leader writes DNS")
+	fs.DurationVar(&cfg.LeaderElectLeaseDuration, "leader-elect-lease-duration", cfg.LeaderElectLeaseDuration, "how long a lease is valid without renewal")
+	fs.DurationVar(&cfg.LeaderElectRenewDeadline, "leader-elect-renew-deadline", cfg.LeaderElectRenewDeadline, "how long the leader keeps trying to renew before it stops leading")
+	fs.DurationVar(&cfg.LeaderElectRetryPeriod, "leader-elect-retry-period", cfg.LeaderElectRetryPeriod, "how often candidates try to acquire or renew the lease")
+	fs.StringVar(&cfg.LeaderElectNamespace, "leader-elect-namespace", cfg.LeaderElectNamespace, "namespace of the Lease (default: $POD_NAMESPACE, else default)")
+	fs.StringVar(&cfg.LeaderElectLeaseName, "leader-elect-lease-name", cfg.LeaderElectLeaseName, "name of the Lease")
 	fs.StringVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "text or json")
 
@@ -220,6 +226,22 @@ func (c *Config) Validate() error {
 	}
 	if c.MinEventSyncInterval < 0 {
 		errs = append(errs, errors.New("--min-event-sync-interval must not be negative"))
+	}
+	if c.LeaderElect {
+		if c.LeaderElectRenewDeadline >= c.LeaderElectLeaseDuration {
+			errs = append(errs, errors.New("--leader-elect-renew-deadline must be shorter than --leader-elect-lease-duration"))
+		}
+		if c.LeaderElectRetryPeriod <= 0 || c.LeaderElectRetryPeriod >= c.LeaderElectRenewDeadline {
+			errs = append(errs, errors.New("--leader-elect-retry-period must be positive and shorter than --leader-elect-renew-deadline"))
+		}
+		if c.LeaderElectLeaseName == "" {
+			errs = append(errs, errors.New("--leader-elect-lease-name must not be empty"))
+		}
+		for _, s := range c.Sources {
+			if s == "manifest" && len(c.Sources) == 1 {
+				errs = append(errs, errors.New("--leader-elect needs a Kubernetes API: use it with --source=service or --source=ingress"))
+			}
+		}
 	}
 	switch c.LogFormat {
 	case "text", "json":

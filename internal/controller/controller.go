@@ -28,6 +28,9 @@ type Settings struct {
 	Debounce time.Duration
 	// DryRun computes and logs changes without applying them.
 	DryRun bool
+	// Observer and Notifier are optional.
+	Observer Observer
+	Notifier Notifier
 }
 
 // Controller reconciles a source with a registry.
@@ -42,12 +45,21 @@ type Controller struct {
 	retries  retryBook
 	// backoff for whole-run failures (source, listing, provider unreachable).
 	failures int
+	// trigger and firstEvent describe the next reconcile to the observer; Run sets them.
+	trigger    Trigger
+	firstEvent time.Time
 }
 
 // New returns a controller.
 func New(src source.Source, reg registry.Registry, settings Settings, log *slog.Logger) *Controller {
 	if settings.Interval <= 0 {
 		settings.Interval = time.Minute
+	}
+	if settings.Observer == nil {
+		settings.Observer = noObserver{}
+	}
+	if settings.Notifier == nil {
+		settings.Notifier = noNotifier{}
 	}
 	return &Controller{
 		source:   src,
@@ -87,17 +99,34 @@ func (c *Controller) Resync() {
 // provider failed as a whole); changes the provider rejected one by one are not an error: they are
 // reported and retried with backoff.
 func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
-	start := c.now()
+	report := Report{Trigger: c.trigger, Started: c.now(), FirstEvent: c.firstEvent}
+	if report.Trigger == "" {
+		report.Trigger = TriggerOnce
+	}
+	c.trigger, c.firstEvent = "", time.Time{}
+	out, err := c.reconcile(ctx, &report)
+	report.Finished = c.now()
+	report.Err = err
+	c.settings.Observer.Reconciled(report)
+	return out, err
+}
+
+func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, error) {
+	start := report.Started
 	res, err := c.source.Endpoints(ctx)
 	if err != nil {
+		report.Stage = "source"
 		return Outcome{}, err
 	}
+	report.Desired, report.Problems = len(res.Endpoints), len(res.Problems)
 	c.reportProblems(res.Problems)
 
 	current, err := c.registry.Records(ctx)
 	if err != nil {
+		report.Stage = "registry"
 		return Outcome{}, err
 	}
+	report.Current = len(current)
 	result := plan.Calculate(plan.Input{
 		Desired:            res.Endpoints,
 		Current:            current,
@@ -111,6 +140,7 @@ func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
 	c.reportOwnerMismatches(result.OwnerMismatches)
 
 	changes := c.retries.holdBack(result.Changes, c.now())
+	report.Changes = changes
 	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches}
 	if !changes.HasChanges() {
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
@@ -127,17 +157,24 @@ func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
 		if !partial {
 			// Unknown how much was applied: trust nothing cached.
 			c.Resync()
+			report.Stage = "provider"
 			return out, err
 		}
 		out.Rejected = len(applyErr.Rejected)
+		report.Rejected = applyErr.Rejected
 		for _, r := range applyErr.Rejected {
+			firstTime := c.retries.attempts(r.Endpoint.Key()) == 0
 			delay := c.retries.failed(r.Endpoint.Key(), now)
 			c.log.Warn("Change rejected by the provider",
 				"action", string(r.Action), "record", r.Endpoint.DNSName, "type", r.Endpoint.RecordType,
 				"resource", r.Endpoint.Resource(), "error", r.Err.Error(), "retryIn", delay.String())
+			if firstTime {
+				c.settings.Notifier.Rejected(r.Endpoint.Resource(), r.Endpoint, r.Err)
+			}
 		}
 	}
 	c.retries.succeeded(changes, now)
+	c.notifyPublished(changes, report.Rejected)
 	c.log.Info("Changes applied", "changes", changes.Len(), "rejected", out.Rejected, "duration", c.now().Sub(start).String())
 	return out, nil
 }

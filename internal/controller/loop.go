@@ -26,9 +26,13 @@ func (c *Controller) Run(ctx context.Context) error {
 	debounceC := func() <-chan time.Time { return timerC(debounce) }
 	retryC := func() <-chan time.Time { return timerC(retry) }
 
-	run := func() {
+	var firstEvent time.Time
+	run := func(trigger Trigger) {
 		stopTimer(&debounce)
 		stopTimer(&retry)
+		// Any run serves the events that arrived before it, whatever triggered it.
+		c.trigger, c.firstEvent = trigger, firstEvent
+		firstEvent = time.Time{}
 		_, err := c.RunOnce(ctx)
 		if ctx.Err() != nil {
 			return
@@ -49,7 +53,9 @@ func (c *Controller) Run(ctx context.Context) error {
 		}
 	}
 
-	run()
+	// Whatever is cached may be stale: another leader may have written since (a takeover).
+	c.Resync()
+	run(TriggerStart)
 	for {
 		select {
 		case <-ctx.Done():
@@ -58,21 +64,22 @@ func (c *Controller) Run(ctx context.Context) error {
 			return nil
 		case <-events:
 			if debounce == nil {
+				firstEvent = c.now()
 				debounce = time.NewTimer(c.settings.Debounce)
 			}
 		case <-debounceC():
 			debounce = nil
-			run()
+			run(TriggerEvent)
 		case <-retryC():
 			retry = nil
 			if c.failures > 0 {
 				// The failure may have left the cache stale (for example the provider went away).
 				c.Resync()
 			}
-			run()
+			run(TriggerRetry)
 		case <-resync.C:
 			c.Resync()
-			run()
+			run(TriggerResync)
 		}
 	}
 }

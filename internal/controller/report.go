@@ -6,6 +6,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
 // reportedSet remembers what was already logged, so a problem that persists is logged once when it
@@ -47,6 +48,7 @@ func (c *Controller) reportProblems(problems []endpoint.Problem) {
 		}
 		p := problems[i]
 		c.log.Warn("Invalid input ignored", "object", p.Object.String(), "field", p.Field, "value", p.Value, "reason", p.Reason)
+		c.settings.Notifier.InvalidInput(p)
 	}
 }
 
@@ -61,6 +63,7 @@ func (c *Controller) reportConflicts(conflicts []plan.Conflict) {
 		}
 		x := conflicts[i]
 		c.log.Warn("Conflicting claims on a name", "record", x.Key.String(), "winner", x.Winner, "loser", x.Loser, "reason", x.Reason)
+		c.settings.Notifier.Conflict(x.Loser, fmt.Sprintf("%s is claimed by %s as well, which keeps it: %s", x.Key, x.Winner, x.Reason))
 	}
 }
 
@@ -80,6 +83,9 @@ func (c *Controller) reportOwnerMismatches(ms []plan.OwnerMismatch) {
 		}
 		c.log.Info("Skipping record owned by someone else", "record", m.Key.String(), "action", string(m.Action),
 			"owner", owner, "ourOwner", m.OwnerID, "resource", m.Resource)
+		if m.Resource != "" {
+			c.settings.Notifier.Conflict(m.Resource, fmt.Sprintf("%s is owned by %s, not by this zonekeeper (owner id %q): left alone", m.Key, ownerText(m.ForeignOwner), m.OwnerID))
+		}
 	}
 }
 
@@ -100,5 +106,31 @@ func logChanges(log *slog.Logger, c *plan.Changes, dryRun bool) {
 	}
 	for _, e := range c.Delete {
 		one("DELETE", e)
+	}
+}
+
+func ownerText(owner string) string {
+	if owner == "" {
+		return "no owner (a record zonekeeper did not create)"
+	}
+	return fmt.Sprintf("owner %q", owner)
+}
+
+// notifyPublished tells each resource which of its records were created or updated in this run.
+func (c *Controller) notifyPublished(changes *plan.Changes, rejected []provider.RejectedChange) {
+	failed := make(map[endpoint.Key]bool, len(rejected))
+	for _, r := range rejected {
+		failed[r.Endpoint.Key()] = true
+	}
+	byResource := map[string][]*endpoint.Endpoint{}
+	for _, list := range [][]*endpoint.Endpoint{changes.Create, changes.UpdateNew} {
+		for _, e := range list {
+			if r := e.Resource(); r != "" && !failed[e.Key()] {
+				byResource[r] = append(byResource[r], e)
+			}
+		}
+	}
+	for r, eps := range byResource {
+		c.settings.Notifier.Published(r, eps)
 	}
 }

@@ -36,6 +36,9 @@ func (b retryBook) failed(k endpoint.Key, now time.Time) time.Duration {
 	return d
 }
 
+// attempts returns how often a record set has been rejected in a row.
+func (b retryBook) attempts(k endpoint.Key) int { return b.entries[k].attempts }
+
 // succeeded forgets every record set in changes that was not just rejected again.
 func (b retryBook) succeeded(changes *plan.Changes, now time.Time) {
 	for _, list := range [][]*endpoint.Endpoint{changes.Create, changes.UpdateNew, changes.Delete} {

@@ -21,7 +21,7 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 		return nil, err
 	}
 	f := newInformerFactory(client, cfg.Namespace)
-	s := &ServiceSource{c: c}
+	s := &ServiceSource{c: c, live: true}
 	svcInf := f.Core().V1().Services()
 	s.services = svcInf.Lister()
 	watched := map[string]cache.SharedIndexInformer{"services": svcInf.Informer()}
@@ -61,7 +61,7 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	}
 	f := newInformerFactory(client, cfg.Namespace)
 	inf := f.Networking().V1().Ingresses()
-	s := &IngressSource{c: c, ingresses: inf.Lister()}
+	s := &IngressSource{c: c, ingresses: inf.Lister(), live: true}
 	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"ingresses": inf.Informer()}, &s.handlers); err != nil {
 		return nil, err
 	}

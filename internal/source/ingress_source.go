@@ -15,6 +15,8 @@ type IngressSource struct {
 	c         *compiled
 	ingresses networkinglisters.IngressLister
 	handlers  eventHandlers
+	// live: the objects come from the API server (not from manifests), so Events can be sent for them.
+	live bool
 }
 
 var _ Source = (*IngressSource)(nil)

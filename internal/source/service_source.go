@@ -18,6 +18,8 @@ type ServiceSource struct {
 	services corelisters.ServiceLister
 	state    clusterState
 	handlers eventHandlers
+	// live: the objects come from the API server (not from manifests), so Events can be sent for them.
+	live bool
 }
 
 var _ Source = (*ServiceSource)(nil)

@@ -6,9 +6,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,25 +40,30 @@ func startEnv(t testing.TB) *env {
 	return &env{kube: kube, client: kube.Client(t), dnsEtcd: etcd, coredns: cdns}
 }
 
-// instance is one zonekeeper process (in-process), with its log.
+// instance is one zonekeeper process (in-process), with its log and its health/metrics address.
 type instance struct {
 	log    *testbed.LogBuffer
 	cancel context.CancelFunc
 	done   chan int
+	// opsURL is http://127.0.0.1:PORT serving /healthz, /readyz and /metrics.
+	opsURL   string
+	stopOnce sync.Once
 }
 
 // start runs zonekeeper against the env's cluster and DNS with the given extra flags.
 func (e *env) start(t testing.TB, flags ...string) *instance {
 	t.Helper()
+	port := testbed.FreePort(t)
 	args := append([]string{
 		"--kubeconfig=" + e.kube.Kubeconfig,
+		fmt.Sprintf("--metrics-address=127.0.0.1:%d", port),
 		"--provider=coredns",
 		"--registry=txt",
 		"--domain-filter=example.com",
 		"--log-level=debug",
 	}, flags...)
 	ctx, cancel := context.WithCancel(context.Background())
-	in := &instance{log: &testbed.LogBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	in := &instance{log: &testbed.LogBuffer{}, cancel: cancel, done: make(chan int, 1), opsURL: fmt.Sprintf("http://127.0.0.1:%d", port)}
 	go func() { in.done <- app.Main(ctx, args, &bytes.Buffer{}, in.log, os.Getenv) }()
 	t.Cleanup(func() {
 		in.stop(t)
@@ -66,13 +74,28 @@ func (e *env) start(t testing.TB, flags ...string) *instance {
 	return in
 }
 
-func (in *instance) stop(t testing.TB) {
-	in.cancel()
-	select {
-	case <-in.done:
-	case <-time.After(15 * time.Second):
-		t.Error("zonekeeper did not stop within 15 s of cancellation")
+// get fetches a path of the health/metrics server.
+func (in *instance) get(path string) (int, string, error) {
+	resp, err := http.Get(in.opsURL + path)
+	if err != nil {
+		return 0, "", err
 	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), err
+}
+
+// stop cancels the instance and waits for it to return; calling it again does nothing.
+func (in *instance) stop(t testing.TB) {
+	in.stopOnce.Do(func() {
+		in.cancel()
+		select {
+		case code := <-in.done:
+			in.done <- code
+		case <-time.After(15 * time.Second):
+			t.Error("zonekeeper did not stop within 15 s of cancellation")
+		}
+	})
 }
 
 // running reports whether the process is still up (it must never exit on errors).

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+
+	"github.com/zonekeeper/zonekeeper/internal/config"
+)
+
+// runElected runs lead whenever this replica holds the Lease, until ctx ends. Followers keep their
+// informer caches warm (the pipeline is built before the election), so a new leader reconciles at once.
+// lead's context is cancelled as soon as the lease cannot be renewed, so that a replica that lost the
+// lease stops writing before another one can acquire it (renew deadline < lease duration).
+func runElected(ctx context.Context, cfg config.Config, p *pipeline, getenv func(string) string, log *slog.Logger,
+	setLeader func(bool), lead func(context.Context)) {
+	namespace := cfg.LeaderElectNamespace
+	if namespace == "" {
+		namespace = getenv("POD_NAMESPACE")
+	}
+	if namespace == "" {
+		namespace = "default"
+	}
+	identity := replicaIdentity()
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: namespace, Name: cfg.LeaderElectLeaseName},
+		Client:     p.kube.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
+	}
+	log.Info("Leader election on", "lease", namespace+"/"+cfg.LeaderElectLeaseName, "identity", identity)
+	setLeader(false)
+	for ctx.Err() == nil {
+		leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+			Lock:            lock,
+			LeaseDuration:   cfg.LeaderElectLeaseDuration,
+			RenewDeadline:   cfg.LeaderElectRenewDeadline,
+			RetryPeriod:     cfg.LeaderElectRetryPeriod,
+			ReleaseOnCancel: true,
+			Name:            cfg.LeaderElectLeaseName,
+			Callbacks: leaderelection.LeaderCallbacks{
+				OnStartedLeading: func(leadCtx context.Context) {
+					log.Info("Became the leader", "identity", identity)
+					setLeader(true)
+					lead(leadCtx)
+				},
+				OnStoppedLeading: func() {
+					setLeader(false)
+					log.Info("Stopped leading", "identity", identity)
+				},
+				OnNewLeader: func(id string) {
+					if id != identity {
+						log.Info("Following the leader", "leader", id)
+					}
+				},
+			},
+		})
+	}
+}
+
+// replicaIdentity is the hostname (the pod name) plus a random suffix, so two processes on one host
+// are told apart.
+func replicaIdentity() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return host + "_" + hex.EncodeToString(b)
+}

@@ -1,0 +1,107 @@
+// Package events tells the owners of Services and Ingresses what happened to the names they asked for,
+// as Kubernetes Events on the object: published, rejected by the DNS provider, in conflict with another
+// owner or object, or carrying an invalid annotation. client-go's event correlator aggregates similar
+// events and rate-limits each object, so a flapping object cannot flood the API server.
+package events
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/record"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// Event reasons.
+const (
+	ReasonPublished         = "Published"
+	ReasonRejected          = "RecordRejected"
+	ReasonConflict          = "Conflict"
+	ReasonInvalidAnnotation = "InvalidAnnotation"
+	ReasonInvalidInput      = "InvalidInput"
+)
+
+// Notifier sends Events. It implements controller.Notifier.
+type Notifier struct {
+	recorder    record.EventRecorder
+	broadcaster record.EventBroadcaster
+	lookup      source.ObjectLookup
+}
+
+// New returns a notifier that records Events through client for the objects lookup finds. Call Stop
+// to flush and stop.
+func New(client kubernetes.Interface, lookup source.ObjectLookup) *Notifier {
+	b := record.NewBroadcaster()
+	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	return &Notifier{
+		recorder:    b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "zonekeeper"}),
+		broadcaster: b,
+		lookup:      lookup,
+	}
+}
+
+// Stop shuts the broadcaster down.
+func (n *Notifier) Stop() { n.broadcaster.Shutdown() }
+
+// object finds the object of a resource label ("ingress/default/web").
+func (n *Notifier) object(resource string) (runtime.Object, bool) {
+	parts := strings.SplitN(resource, "/", 3)
+	if len(parts) != 3 {
+		return nil, false
+	}
+	return n.lookup.LookupObject(parts[0], parts[1], parts[2])
+}
+
+// Published implements controller.Notifier.
+func (n *Notifier) Published(resource string, records []*endpoint.Endpoint) {
+	obj, ok := n.object(resource)
+	if !ok {
+		return
+	}
+	parts := make([]string, 0, len(records))
+	for _, r := range records {
+		parts = append(parts, fmt.Sprintf("%s %s %s", r.DNSName, r.RecordType, strings.Join(r.Targets, ",")))
+	}
+	sort.Strings(parts)
+	n.recorder.Eventf(obj, corev1.EventTypeNormal, ReasonPublished, "Published %s", strings.Join(parts, "; "))
+}
+
+// Rejected implements controller.Notifier.
+func (n *Notifier) Rejected(resource string, record *endpoint.Endpoint, err error) {
+	obj, ok := n.object(resource)
+	if !ok {
+		return
+	}
+	n.recorder.Eventf(obj, corev1.EventTypeWarning, ReasonRejected, "The DNS provider rejected %s %s: %v (retried with backoff)",
+		record.DNSName, record.RecordType, err)
+}
+
+// Conflict implements controller.Notifier.
+func (n *Notifier) Conflict(resource string, message string) {
+	obj, ok := n.object(resource)
+	if !ok {
+		return
+	}
+	n.recorder.Event(obj, corev1.EventTypeWarning, ReasonConflict, message)
+}
+
+// InvalidInput implements controller.Notifier.
+func (n *Notifier) InvalidInput(p endpoint.Problem) {
+	obj, ok := n.lookup.LookupObject(p.Object.Kind, p.Object.Namespace, p.Object.Name)
+	if !ok {
+		return
+	}
+	reason := ReasonInvalidInput
+	if strings.HasPrefix(p.Field, "metadata.annotations") {
+		reason = ReasonInvalidAnnotation
+	}
+	n.recorder.Eventf(obj, corev1.EventTypeWarning, reason, "%s %q ignored: %s", p.Field, p.Value, p.Reason)
+}

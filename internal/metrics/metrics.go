@@ -1,0 +1,169 @@
+// Package metrics exposes zonekeeper's Prometheus metrics. The names dashboards and alerts already use
+// for external-dns (external_dns_*) keep their meaning; zonekeeper's own are prefixed zonekeeper_.
+// Every metric lives in the Metrics value's own registry (no global state), served by Handler.
+package metrics
+
+import (
+	"net/http"
+	"runtime"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// Metrics holds every collector.
+type Metrics struct {
+	registry *prometheus.Registry
+
+	// external-dns names.
+	lastSync         prometheus.Gauge
+	lastReconcile    prometheus.Gauge
+	noOpRuns         prometheus.Counter
+	consecutiveErrs  prometheus.Gauge
+	sourceEndpoints  prometheus.Gauge
+	registryEnds     prometheus.Gauge
+	sourceErrors     prometheus.Counter
+	registryErrors   prometheus.Counter
+	invalidEndpoints prometheus.Gauge
+
+	// zonekeeper's own.
+	syncDuration    *prometheus.HistogramVec
+	changesApplied  *prometheus.CounterVec
+	changesRejected *prometheus.CounterVec
+	eventToApplied  prometheus.Histogram
+	providerCalls   *prometheus.CounterVec
+	providerErrors  *prometheus.CounterVec
+	providerLatency *prometheus.HistogramVec
+	isLeader        prometheus.Gauge
+}
+
+// New creates the collectors in a fresh registry, with Go and process collectors and build info.
+func New(version string) *Metrics {
+	r := prometheus.NewRegistry()
+	f := func(c prometheus.Collector) { r.MustRegister(c) }
+	m := &Metrics{registry: r}
+
+	m.lastSync = gauge(f, "external_dns", "controller", "last_sync_timestamp_seconds", "Time of the last successful reconcile, in seconds since the epoch.")
+	m.lastReconcile = gauge(f, "external_dns", "controller", "last_reconcile_timestamp_seconds", "Time of the last reconcile attempt, in seconds since the epoch.")
+	m.noOpRuns = counter(f, "external_dns", "controller", "no_op_runs_total", "Reconciles that found nothing to change.")
+	m.consecutiveErrs = gauge(f, "external_dns", "controller", "consecutive_soft_errors", "Reconciles that failed in a row.")
+	m.sourceEndpoints = gauge(f, "external_dns", "source", "endpoints_total", "Endpoints the sources want published.")
+	m.registryEnds = gauge(f, "external_dns", "registry", "endpoints_total", "Records the registry found in the managed zones.")
+	m.sourceErrors = counter(f, "external_dns", "source", "errors_total", "Reconciles that failed reading the sources.")
+	m.registryErrors = counter(f, "external_dns", "registry", "errors_total", "Reconciles that failed reading or writing the registry or provider.")
+	m.invalidEndpoints = gauge(f, "external_dns", "source", "invalid_endpoints", "Pieces of invalid input (annotations, addresses) ignored in the last reconcile.")
+
+	m.syncDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "zonekeeper_sync_duration_seconds", Help: "Duration of a reconcile, by trigger (start, event, resync, retry, once).",
+		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+	}, []string{"trigger"})
+	f(m.syncDuration)
+	m.changesApplied = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zonekeeper_changes_applied_total", Help: "Record set changes the provider accepted, by action and record type.",
+	}, []string{"action", "record_type"})
+	f(m.changesApplied)
+	m.changesRejected = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zonekeeper_changes_rejected_total", Help: "Record set changes the provider rejected, by action and record type.",
+	}, []string{"action", "record_type"})
+	f(m.changesRejected)
+	m.eventToApplied = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "zonekeeper_event_to_applied_seconds", Help: "Time from a Kubernetes event to the end of the reconcile that applied it.",
+		Buckets: prometheus.ExponentialBuckets(0.01, 2, 12),
+	})
+	f(m.eventToApplied)
+	m.providerCalls = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zonekeeper_provider_calls_total", Help: "Calls to the DNS provider, by provider and operation.",
+	}, []string{"provider", "operation"})
+	f(m.providerCalls)
+	m.providerErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zonekeeper_provider_errors_total", Help: "Failed calls to the DNS provider, by provider, operation and kind (rejected: some changes refused; failed: the call failed).",
+	}, []string{"provider", "operation", "kind"})
+	f(m.providerErrors)
+	m.providerLatency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "zonekeeper_provider_call_duration_seconds", Help: "Duration of calls to the DNS provider.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
+	}, []string{"provider", "operation"})
+	f(m.providerLatency)
+	m.isLeader = gauge(f, "zonekeeper", "", "leader", "1 when this replica is the leader (or leader election is off), 0 otherwise.")
+
+	buildInfo := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "external_dns_build_info", Help: "Build information; always 1.",
+	}, []string{"version", "go_version", "os", "arch"})
+	f(buildInfo)
+	buildInfo.WithLabelValues(version, runtime.Version(), runtime.GOOS, runtime.GOARCH).Set(1)
+	f(collectors.NewGoCollector())
+	f(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func gauge(f func(prometheus.Collector), ns, sub, name, help string) prometheus.Gauge {
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: ns, Subsystem: sub, Name: name, Help: help})
+	f(g)
+	return g
+}
+
+func counter(f func(prometheus.Collector), ns, sub, name, help string) prometheus.Counter {
+	c := prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Subsystem: sub, Name: name, Help: help})
+	f(c)
+	return c
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{Registry: m.registry})
+}
+
+// SetLeader records whether this replica leads.
+func (m *Metrics) SetLeader(leader bool) {
+	if leader {
+		m.isLeader.Set(1)
+	} else {
+		m.isLeader.Set(0)
+	}
+}
+
+// Reconciled implements controller.Observer.
+func (m *Metrics) Reconciled(r controller.Report) {
+	m.lastReconcile.Set(float64(r.Finished.UnixNano()) / 1e9)
+	m.syncDuration.WithLabelValues(string(r.Trigger)).Observe(r.Finished.Sub(r.Started).Seconds())
+	if r.Err != nil {
+		m.consecutiveErrs.Inc()
+		if r.Stage == "source" {
+			m.sourceErrors.Inc()
+		} else {
+			m.registryErrors.Inc()
+		}
+		return
+	}
+	m.consecutiveErrs.Set(0)
+	m.lastSync.Set(float64(r.Finished.UnixNano()) / 1e9)
+	m.sourceEndpoints.Set(float64(r.Desired))
+	m.registryEnds.Set(float64(r.Current))
+	m.invalidEndpoints.Set(float64(r.Problems))
+	if !r.FirstEvent.IsZero() {
+		m.eventToApplied.Observe(r.Finished.Sub(r.FirstEvent).Seconds())
+	}
+	if r.Changes == nil || !r.Changes.HasChanges() {
+		m.noOpRuns.Inc()
+		return
+	}
+	rejected := make(map[endpoint.Key]bool, len(r.Rejected))
+	for _, x := range r.Rejected {
+		rejected[x.Endpoint.Key()] = true
+		m.changesRejected.WithLabelValues(string(x.Action), x.Endpoint.RecordType).Inc()
+	}
+	count := func(action string, eps []*endpoint.Endpoint) {
+		for _, e := range eps {
+			if !rejected[e.Key()] {
+				m.changesApplied.WithLabelValues(action, e.RecordType).Inc()
+			}
+		}
+	}
+	count("CREATE", r.Changes.Create)
+	count("UPDATE", r.Changes.UpdateNew)
+	count("DELETE", r.Changes.Delete)
+}

@@ -1,0 +1,49 @@
+package metrics
+
+import (
+	"context"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
+
+// instrumentedProvider counts and times the calls to a provider.
+type instrumentedProvider struct {
+	provider.Provider
+	name string
+	m    *Metrics
+}
+
+// InstrumentProvider wraps p so that its calls are counted, timed and their errors counted.
+func (m *Metrics) InstrumentProvider(name string, p provider.Provider) provider.Provider {
+	return &instrumentedProvider{Provider: p, name: name, m: m}
+}
+
+func (p *instrumentedProvider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
+	start := time.Now()
+	eps, err := p.Provider.Records(ctx)
+	p.observe("records", start, err)
+	return eps, err
+}
+
+func (p *instrumentedProvider) ApplyChanges(ctx context.Context, c *plan.Changes) error {
+	start := time.Now()
+	err := p.Provider.ApplyChanges(ctx, c)
+	p.observe("apply_changes", start, err)
+	return err
+}
+
+func (p *instrumentedProvider) observe(op string, start time.Time, err error) {
+	p.m.providerCalls.WithLabelValues(p.name, op).Inc()
+	p.m.providerLatency.WithLabelValues(p.name, op).Observe(time.Since(start).Seconds())
+	if err == nil {
+		return
+	}
+	kind := "failed"
+	if _, ok := provider.AsApplyError(err); ok {
+		kind = "rejected"
+	}
+	p.m.providerErrors.WithLabelValues(p.name, op, kind).Inc()
+}
