@@ -85,7 +85,8 @@ func (z *zoneRun) apply(ctx context.Context, groups []*nameGroup) error {
 		if probeErr := z.probe(ctx); probeErr != nil {
 			return probeErr
 		}
-		rc.Hint = "the server's update-policy does not let this key change this name"
+		rc.Hint = "the server refused this change: its update-policy does not let the key change this name, " +
+			"or the change fails one of its checks, such as an in-zone MX or SRV target without an address (see the server's log)"
 	}
 	if len(groups) > 1 {
 		return z.split(ctx, groups)
