@@ -99,4 +99,3 @@ func TestAXFROnlyWithTheKeyFromTheListedSubnet(t *testing.T) {
 		t.Errorf("AXFR over UDP: %s, want REFUSED", dns.RcodeToString[r.Rcode])
 	}
 }
-
