@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// An Ingress on a real kube-apiserver is published to a real PowerDNS 4.7 through the whole pipeline
+// (ingress informer source → TXT registry → plan → pdns provider), checked through the PowerDNS API
+// and over DNS; a status IP change reaches PowerDNS through an event (resync is 1h); deleting the
+// Ingress removes its records under sync; a record already in the zone is never touched.
+//
+// The pipeline is wired by hand, as internal/app/build.go would for
+// --provider=pdns --pdns-server=URL --pdns-api-key=KEY --domain-filter=example.com --registry=txt.
+func TestIngressPublishedToPowerDNS(t *testing.T) {
+	kube := testbed.StartKubeAPIServer(t)
+	pd := testbed.StartPowerDNS(t, "example.com")
+	e := &env{kube: kube, client: kube.Client(t)}
+	seedPowerDNS(t, pd, "manual.example.com.", "A", "10.8.8.8")
+	ing := e.createIngress(t, ingress("nginx-test-ingress", "default", nil, "dev1.example.com"), "192.168.10.51")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &testbed.LogBuffer{}
+	done := make(chan error, 1)
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			t.Error("controller did not stop within 15 s")
+		}
+		if t.Failed() {
+			t.Logf("zonekeeper log:\n%s\npdns_server log:\n%s", tail(logs.String(), 8000), tail(pd.Log(), 4000))
+		}
+	})
+	src, err := source.NewIngress(ctx, e.client, source.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov, err := pdns.New(pdns.Config{Server: pd.APIURL, APIKey: pd.APIKey, DomainFilter: []string{"example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := txt.New(prov, txt.Config{OwnerID: "e2e", CacheInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filter, err := plan.NewDomainFilter([]string{"example.com"}, nil, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctrl := controller.New(src, reg, controller.Settings{
+		OwnerID: reg.OwnerID(), Policy: plan.PolicySync, DomainFilter: filter,
+		Interval: time.Hour, Debounce: 100 * time.Millisecond,
+	}, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	go func() { done <- ctrl.Run(ctx) }()
+
+	owner := ownership("e2e", "ingress/default/nginx-test-ingress")
+	expectPowerDNS(t, pd, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
+	expectPowerDNS(t, pd, time.Second, "a-dev1.example.com", dns.TypeTXT, owner)
+	stored := zoneRRsets(t, pd)
+	if got := stored["dev1.example.com. A"]; got != "300 [192.168.10.51]" {
+		t.Errorf("API: dev1.example.com A = %q", got)
+	}
+	if got, want := stored["a-dev1.example.com. TXT"], "300 ["+quoteForPowerDNS(owner)+"]"; got != want {
+		t.Errorf("API: a-dev1.example.com TXT = %s, want %s", got, want)
+	}
+
+	e.setIngressIP(t, ing, "192.168.10.52")
+	expectPowerDNS(t, pd, 5*time.Second, "dev1.example.com", dns.TypeA, "192.168.10.52")
+
+	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	expectPowerDNS(t, pd, 5*time.Second, "dev1.example.com", dns.TypeA)
+	expectPowerDNS(t, pd, time.Second, "a-dev1.example.com", dns.TypeTXT)
+	expectPowerDNS(t, pd, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
+	if strings.Contains(logs.String(), pd.APIKey) {
+		t.Error("the API key appears in the log")
+	}
+}
+
+// powerDNSAnswers asks pdns_server over DNS and returns the data of the given type, sorted.
+func powerDNSAnswers(pd *testbed.PowerDNS, name string, qtype uint16) ([]string, error) {
+	m := new(dns.Msg)
+	m.SetQuestion(dns.Fqdn(name), qtype)
+	r, _, err := (&dns.Client{Timeout: 2 * time.Second}).Exchange(m, pd.Addr)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rr := range r.Answer {
+		switch v := rr.(type) {
+		case *dns.A:
+			out = append(out, v.A.String())
+		case *dns.TXT:
+			out = append(out, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// expectPowerDNS waits until pdns_server answers name/qtype with exactly want (nothing: no data).
+func expectPowerDNS(t *testing.T, pd *testbed.PowerDNS, timeout time.Duration, name string, qtype uint16, want ...string) {
+	t.Helper()
+	sort.Strings(want)
+	eventually(t, timeout, fmt.Sprintf("PowerDNS %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
+		got, err := powerDNSAnswers(pd, name, qtype)
+		if err != nil {
+			return err
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			return fmt.Errorf("got %v", got)
+		}
+		return nil
+	})
+}
+
+// zoneRRsets reads example.com through the API: "name. TYPE" → "ttl [contents]".
+func zoneRRsets(t *testing.T, pd *testbed.PowerDNS) map[string]string {
+	t.Helper()
+	status, body := pd.API(t, http.MethodGet, "/api/v1/servers/localhost/zones/example.com.", nil)
+	if status != http.StatusOK {
+		t.Fatalf("GET zone: %d %s", status, body)
+	}
+	var z struct {
+		RRsets []struct {
+			Name, Type string
+			TTL        int
+			Records    []struct{ Content string }
+		}
+	}
+	if err := json.Unmarshal(body, &z); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, rs := range z.RRsets {
+		var cs []string
+		for _, r := range rs.Records {
+			cs = append(cs, r.Content)
+		}
+		sort.Strings(cs)
+		out[rs.Name+" "+rs.Type] = fmt.Sprintf("%d [%s]", rs.TTL, strings.Join(cs, " "))
+	}
+	return out
+}
+
+// quoteForPowerDNS is how PowerDNS stores a TXT value: one quoted string, " and \ escaped.
+func quoteForPowerDNS(v string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + `"`
+}
+
+// seedPowerDNS writes an rrset through the API, as a person or another tool would.
+func seedPowerDNS(t *testing.T, pd *testbed.PowerDNS, name, rtype, content string) {
+	t.Helper()
+	body := map[string]any{"rrsets": []map[string]any{{
+		"name": name, "type": rtype, "ttl": 3600, "changetype": "REPLACE",
+		"records": []map[string]any{{"content": content, "disabled": false}},
+	}}}
+	if status, out := pd.API(t, http.MethodPatch, "/api/v1/servers/localhost/zones/example.com.", body); status != http.StatusNoContent {
+		t.Fatalf("seed %s: %d %s", name, status, out)
+	}
+}
