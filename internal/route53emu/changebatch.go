@@ -185,7 +185,8 @@ func (s *Server) checkSet(c *parsedChange, wc *workingCopy) []string {
 	// Placement rules by type.
 	switch {
 	case k.Type == "CNAME" && k.Name == zoneName:
-		msgs = append(msgs, "RRSet of type CNAME with DNS name "+k.Name+" is not permitted at apex in zone "+zoneName)
+		// The apex always holds SOA and NS; AWS reports only the apex rule.
+		return append(msgs, "RRSet of type CNAME with DNS name "+k.Name+" is not permitted at apex in zone "+zoneName)
 	case k.Type == "SOA" && k.Name != zoneName:
 		msgs = append(msgs, "RRSet of type SOA with DNS name "+k.Name+" is not permitted because SOA records are only allowed at the apex of zone "+zoneName)
 	case k.Type == "NS" && isWildcard(k.Name):

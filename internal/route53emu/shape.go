@@ -265,7 +265,9 @@ func structureCheck(idx int, action string, rs *RecordSet) (parsedChange, *apiEr
 		return parsedChange{}, invalidInput(oneOfPolicy + "more than one in Change with " + desc)
 	case len(policies) == 1 && rs.SetIdentifier == nil:
 		return parsedChange{}, invalidInput("Invalid request: Missing field 'SetIdentifier' in Change with " + desc)
-	case len(policies) == 0 && rs.SetIdentifier != nil:
+	case len(policies) == 0 && rs.SetIdentifier != nil && action != "DELETE":
+		// A DELETE may leave the routing field out (AWS tolerates an omitted
+		// MultiValueAnswer); it is matched by name, type and SetIdentifier.
 		return parsedChange{}, invalidInput(oneOfPolicy + "none in Change with " + desc)
 	}
 	if g := rs.GeoLocation; g != nil {
