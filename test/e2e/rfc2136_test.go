@@ -1,0 +1,131 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// An Ingress on a real kube-apiserver is published to a real BIND through the whole pipeline —
+// ingress source, TXT registry, rfc2136 provider, controller — built as internal/app builds it (the
+// provider is not wired into app yet). BIND answers the status IP, follows a status change through an
+// event, and loses the records when the Ingress is deleted under the sync policy; a record someone
+// else put in the zone stays.
+func TestIngressPublishedToBIND(t *testing.T) {
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	key := testbed.NewTSIGKey(t, "zonekeeper-key", "hmac-sha256")
+	bind := testbed.StartBIND(t, testbed.BINDConfig{Keys: []testbed.TSIGKey{key}, Zones: []testbed.BINDZone{{
+		Name: "example.com", UpdateKey: key.Name, TransferKey: key.Name, Records: []string{"manual IN A 10.8.8.8"},
+	}}})
+
+	ing := e.createIngress(t, ingress("nginx-test-ingress", "default", nil, "dev1.example.com"), "192.168.10.51")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	logs := &testbed.LogBuffer{}
+	done := make(chan error, 1)
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		if t.Failed() {
+			t.Logf("controller log:\n%s\nnamed log:\n%s", tail(logs.String(), 6000), tail(bind.Log(), 6000))
+		}
+	})
+	src, err := source.NewIngress(ctx, e.client, source.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The flags: --provider=rfc2136 --rfc2136-host=127.0.0.1 --rfc2136-port=PORT
+	// --rfc2136-zone=example.com --rfc2136-tsig-keyname=zonekeeper-key --rfc2136-tsig-secret=…
+	// --rfc2136-tsig-secret-alg=hmac-sha256 --rfc2136-tsig-axfr
+	host, port := splitAddr(t, bind.Addr)
+	prov, err := rfc2136.New(rfc2136.Config{
+		Hosts: []string{host}, Port: port, Zones: []string{"example.com"},
+		TSIGKeyName: key.Name, TSIGSecret: key.Secret, TSIGSecretAlg: key.Algorithm, TSIGAXFR: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := txt.New(prov, txt.Config{OwnerID: "e2e", CacheInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filter, err := plan.NewDomainFilter([]string{"example.com"}, nil, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctrl := controller.New(src, reg, controller.Settings{
+		OwnerID: "e2e", Policy: plan.PolicySync, DomainFilter: filter,
+		Interval: time.Hour, Debounce: 100 * time.Millisecond,
+	}, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	go func() { done <- ctrl.Run(ctx) }()
+
+	expectBIND(t, bind.Addr, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
+	expectBIND(t, bind.Addr, time.Second, "a-dev1.example.com", dns.TypeTXT, ownership("e2e", "ingress/default/nginx-test-ingress"))
+
+	// A status change reaches BIND through an informer event (the resync is an hour away).
+	e.setIngressIP(t, ing, "192.168.10.52")
+	expectBIND(t, bind.Addr, 5*time.Second, "dev1.example.com", dns.TypeA, "192.168.10.52")
+
+	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	expectBIND(t, bind.Addr, 5*time.Second, "dev1.example.com", dns.TypeA)
+	expectBIND(t, bind.Addr, time.Second, "a-dev1.example.com", dns.TypeTXT)
+	expectBIND(t, bind.Addr, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
+	if strings.Contains(logs.String(), key.Secret) {
+		t.Fatal("the TSIG secret is in the log")
+	}
+}
+
+func splitAddr(t *testing.T, addr string) (string, int) {
+	t.Helper()
+	i := strings.LastIndex(addr, ":")
+	var port int
+	if _, err := fmt.Sscanf(addr[i+1:], "%d", &port); err != nil {
+		t.Fatal(err)
+	}
+	return addr[:i], port
+}
+
+// expectBIND waits until BIND answers name/qtype with exactly want (nothing, when want is empty).
+func expectBIND(t *testing.T, addr string, timeout time.Duration, name string, qtype uint16, want ...string) {
+	t.Helper()
+	sort.Strings(want)
+	eventually(t, timeout, fmt.Sprintf("BIND %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
+		m := new(dns.Msg)
+		m.SetQuestion(dns.Fqdn(name), qtype)
+		r, _, err := (&dns.Client{Net: "tcp", Timeout: 2 * time.Second}).Exchange(m, addr)
+		if err != nil {
+			return err
+		}
+		var got []string
+		for _, rr := range r.Answer {
+			switch v := rr.(type) {
+			case *dns.A:
+				got = append(got, v.A.String())
+			case *dns.TXT:
+				got = append(got, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
+			}
+		}
+		sort.Strings(got)
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			return fmt.Errorf("got %v (rcode %s)", got, dns.RcodeToString[r.Rcode])
+		}
+		return nil
+	})
+}
