@@ -123,3 +123,5 @@ func alias(name string, typ types.RRType, zoneID, target string, eth bool) *type
 	return &types.ResourceRecordSet{Name: aws.String(name), Type: typ, AliasTarget: &types.AliasTarget{
 		HostedZoneId: aws.String(zoneID), DNSName: aws.String(target), EvaluateTargetHealth: eth}}
 }
+
+func batch(changes ...types.Change) *types.ChangeBatch { return &types.ChangeBatch{Changes: changes} }
