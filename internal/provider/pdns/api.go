@@ -39,4 +39,7 @@ type patchBody struct {
 const (
 	changeReplace = "REPLACE"
 	changeDelete  = "DELETE"
+	// typeALIAS is PowerDNS's apex-capable CNAME, which external-dns writes for CNAMEs at the apex
+	// and with the alias annotation.
+	typeALIAS = "ALIAS"
 )

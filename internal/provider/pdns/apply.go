@@ -39,6 +39,12 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 				order = append(order, c.zone.id)
 			}
 			err = b.add(c)
+			if err == nil && c.rrset.Type == endpoint.RecordTypeCNAME {
+				// external-dns writes some CNAMEs as ALIAS and Records lists those as CNAME: replacing
+				// or deleting the CNAME removes the ALIAS in the same PATCH (a no-op when there is
+				// none), else PowerDNS would refuse the CNAME beside it.
+				err = b.add(aliasDelete(c))
+			}
 		}
 		if err != nil {
 			rejected = append(rejected, provider.RejectedChange{Action: action, Endpoint: ep, Err: err})
@@ -67,6 +73,12 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		return &provider.ApplyError{Rejected: rejected}
 	}
 	return nil
+}
+
+// aliasDelete is the DELETE of the ALIAS rrset at a CNAME change's name, reported as that change.
+func aliasDelete(c change) change {
+	c.rrset = rrset{Name: c.rrset.Name, Type: typeALIAS, ChangeType: changeDelete}
+	return c
 }
 
 // unit is one rrset of a PATCH and the changes that asked for it (several when a delete and a create

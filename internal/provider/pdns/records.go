@@ -9,7 +9,7 @@ import (
 )
 
 // Records implements provider.Provider: one endpoint per record set of the managed zones, names
-// without the trailing dot. SOA, the apex NS (the zone's own delegation, not ours to manage), types
+// without the trailing dot, ALIAS listed as CNAME (as external-dns). SOA, the apex NS (the zone's own delegation, not ours to manage), types
 // the provider does not handle, and disabled records are left out.
 func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	zones, err := p.zones(ctx)
@@ -35,6 +35,10 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 // belongs to a managed child zone (glue in the parent) is listed from the child only.
 func (p *Provider) endpointOf(zones []zone, z zone, rs rrset) *endpoint.Endpoint {
 	name := strings.ToLower(strings.TrimSuffix(rs.Name, "."))
+	if rs.Type == typeALIAS {
+		// As external-dns: an ALIAS is listed as the CNAME it stands for.
+		rs.Type = endpoint.RecordTypeCNAME
+	}
 	if !p.supports(rs.Type) || !p.filter.allows(name) {
 		return nil
 	}
