@@ -11,7 +11,7 @@ import (
 )
 
 // startServer starts a DNS server on a free loopback port with one default view.
-func startServer(t *testing.T, zones ...string) *dnsserver.Server {
+func startServer(t testing.TB, zones ...string) *dnsserver.Server {
 	t.Helper()
 	srv, err := dnsserver.New(dnsserver.Config{Listen: []string{"127.0.0.1:0"}, Zones: zones}, nil)
 	if err != nil {
