@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -24,6 +25,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/status"
 )
 
 // pipeline is a built set of stages.
@@ -37,14 +39,20 @@ type pipeline struct {
 	notifier *events.Notifier
 }
 
+// kubeAccess is the Kubernetes API as the stages need it.
+type kubeAccess struct {
+	client  kubernetes.Interface
+	dynamic dynamic.Interface
+}
+
 // observability is what the pipeline reports to: metrics and readiness (either may be nil).
 type observability struct {
 	metrics *metrics.Metrics
 	health  *health.Health
 }
 
-func (o observability) observers() controller.Observer {
-	var list multiObserver
+func (o observability) observers() multiObserver {
+	list := multiObserver{}
 	if o.metrics != nil {
 		list = append(list, o.metrics)
 	}
@@ -67,7 +75,7 @@ func needsKube(cfg config.Config) bool {
 		return true
 	}
 	for _, s := range cfg.Sources {
-		if s == "service" || s == "ingress" {
+		if s == "service" || s == "ingress" || s == "crd" {
 			return true
 		}
 	}
@@ -75,14 +83,14 @@ func needsKube(cfg config.Config) bool {
 }
 
 func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, obs observability) (*pipeline, error) {
-	var kube kubernetes.Interface
+	var kube kubeAccess
 	if needsKube(cfg) {
 		var err error
-		if kube, err = kubeClient(cfg, getenv); err != nil {
+		if kube, err = kubeClients(cfg, getenv); err != nil {
 			return nil, err
 		}
 	}
-	src, err := buildSource(ctx, cfg, kube)
+	src, crd, err := buildSource(ctx, cfg, kube)
 	if err != nil {
 		return nil, err
 	}
@@ -107,9 +115,13 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	}
 	var notifier *events.Notifier
 	var notify controller.Notifier
-	if lookup, ok := src.(source.ObjectLookup); ok && kube != nil && !cfg.DryRun {
-		notifier = events.New(kube, lookup)
+	observers := obs.observers()
+	if lookup, ok := src.(source.ObjectLookup); ok && kube.client != nil && !cfg.DryRun {
+		notifier = events.New(kube.client, lookup)
 		notify = notifier
+	}
+	if crd != nil && !cfg.DryRun {
+		observers = append(observers, status.NewDNSEndpointWriter(kube.dynamic, crd, log))
 	}
 	ctrl := controller.New(src, reg, controller.Settings{
 		OwnerID:            reg.OwnerID(),
@@ -120,10 +132,10 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		Interval:           cfg.Interval,
 		Debounce:           cfg.MinEventSyncInterval,
 		DryRun:             cfg.DryRun,
-		Observer:           obs.observers(),
+		Observer:           observers,
 		Notifier:           notify,
 	}, log)
-	return &pipeline{source: src, provider: prov, registry: reg, controller: ctrl, kube: kube, notifier: notifier}, nil
+	return &pipeline{source: src, provider: prov, registry: reg, controller: ctrl, kube: kube.client, notifier: notifier}, nil
 }
 
 func sourceConfig(cfg config.Config) source.Config {
@@ -146,9 +158,12 @@ func sourceConfig(cfg config.Config) source.Config {
 	}
 }
 
-func buildSource(ctx context.Context, cfg config.Config, client kubernetes.Interface) (source.Source, error) {
+// buildSource builds the sources; the DNSEndpoint source is also returned on its own (nil when not
+// configured), for the status writer.
+func buildSource(ctx context.Context, cfg config.Config, kube kubeAccess) (source.Source, *source.DNSEndpointSource, error) {
 	scfg := sourceConfig(cfg)
 	var sources []source.Source
+	var crd *source.DNSEndpointSource
 	for _, name := range cfg.Sources {
 		var s source.Source
 		var err error
@@ -156,28 +171,39 @@ func buildSource(ctx context.Context, cfg config.Config, client kubernetes.Inter
 		case "manifest":
 			s, err = source.NewManifest(cfg.Manifest, scfg)
 		case "service":
-			s, err = source.NewService(ctx, client, scfg)
+			s, err = source.NewService(ctx, kube.client, scfg)
 		case "ingress":
-			s, err = source.NewIngress(ctx, client, scfg)
+			s, err = source.NewIngress(ctx, kube.client, scfg)
+		case "crd":
+			crd, err = source.NewDNSEndpoint(ctx, kube.client.Discovery(), kube.dynamic, scfg)
+			s = crd
 		}
 		if err != nil {
-			return nil, fmt.Errorf("--source=%s: %w", name, err)
+			return nil, nil, fmt.Errorf("--source=%s: %w", name, err)
 		}
 		sources = append(sources, s)
 	}
 	if len(sources) == 1 {
-		return sources[0], nil
+		return sources[0], crd, nil
 	}
-	return source.NewMulti(sources...), nil
+	return source.NewMulti(sources...), crd, nil
 }
 
-func kubeClient(cfg config.Config, getenv func(string) string) (kubernetes.Interface, error) {
+func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, error) {
 	rc, err := restConfig(cfg, getenv)
 	if err != nil {
-		return nil, err
+		return kubeAccess{}, err
 	}
 	rc.UserAgent = "zonekeeper"
-	return kubernetes.NewForConfig(rc)
+	client, err := kubernetes.NewForConfig(rc)
+	if err != nil {
+		return kubeAccess{}, err
+	}
+	dyn, err := dynamic.NewForConfig(rc)
+	if err != nil {
+		return kubeAccess{}, err
+	}
+	return kubeAccess{client: client, dynamic: dyn}, nil
 }
 
 // restConfig follows external-dns: --kubeconfig and --master, else in-cluster, else $KUBECONFIG or

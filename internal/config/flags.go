@@ -55,7 +55,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.Kubeconfig, "kubeconfig", cfg.Kubeconfig, "path to a kubeconfig file (default: in-cluster, then $KUBECONFIG, then ~/.kube/config)")
 	fs.StringVar(&cfg.Master, "master", cfg.Master, "Kubernetes API server URL, overriding the kubeconfig")
 
-	list(&cfg.Sources, "source", "source of endpoints: service, ingress, manifest (repeatable)")
+	list(&cfg.Sources, "source", "source of endpoints: service, ingress, crd (DNSEndpoint objects), manifest (repeatable)")
 	fs.StringVar(&cfg.Manifest, "manifest", cfg.Manifest, "file or directory of Kubernetes YAML read by --source=manifest")
 	fs.StringVar(&cfg.Namespace, "namespace", cfg.Namespace, "limit sources to this namespace (default: all)")
 	fs.StringVar(&cfg.AnnotationPrefix, "annotation-prefix", cfg.AnnotationPrefix, "annotation prefix to read (default: both external-dns.alpha.kubernetes.io/ and external-dns.kubernetes.io/)")
@@ -180,13 +180,13 @@ func ParseOS(name string, args []string, output io.Writer) (Config, []string, er
 func (c *Config) Validate() error {
 	var errs []error
 	if len(c.Sources) == 0 {
-		errs = append(errs, errors.New("--source: at least one source is required (service, ingress, manifest)"))
+		errs = append(errs, errors.New("--source: at least one source is required (service, ingress, crd, manifest)"))
 	}
 	for _, s := range c.Sources {
 		switch s {
-		case "service", "ingress", "manifest":
+		case "service", "ingress", "crd", "manifest":
 		default:
-			errs = append(errs, fmt.Errorf("--source=%s: unknown source (supported: service, ingress, manifest)", s))
+			errs = append(errs, fmt.Errorf("--source=%s: unknown source (supported: service, ingress, crd, manifest)", s))
 		}
 		if s == "manifest" && c.Manifest == "" {
 			errs = append(errs, errors.New("--source=manifest needs --manifest=FILE|DIR"))

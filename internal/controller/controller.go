@@ -118,7 +118,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		report.Stage = "source"
 		return Outcome{}, err
 	}
-	report.Desired, report.Problems = len(res.Endpoints), len(res.Problems)
+	report.Desired, report.Problems, report.ProblemList = len(res.Endpoints), len(res.Problems), res.Problems
 	c.reportProblems(res.Problems)
 
 	current, err := c.registry.Records(ctx)
@@ -140,7 +140,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	c.reportOwnerMismatches(result.OwnerMismatches)
 
 	changes := c.retries.holdBack(result.Changes, c.now())
-	report.Changes = changes
+	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
 	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches}
 	if !changes.HasChanges() {
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))

@@ -33,6 +33,10 @@ type Report struct {
 	Changes  *plan.Changes
 	Rejected []provider.RejectedChange
 	Problems int
+	// ProblemList, Conflicts and OwnerMismatches are what this run found, whether new or not.
+	ProblemList     []endpoint.Problem
+	Conflicts       []plan.Conflict
+	OwnerMismatches []plan.OwnerMismatch
 	// Err is set when the run could not complete; Stage says where: "source", "registry", "provider".
 	Err   error
 	Stage string

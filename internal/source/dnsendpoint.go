@@ -1,0 +1,191 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// DNSEndpointResource is external-dns's DNSEndpoint resource (config/crd holds its CRD).
+func DNSEndpointResource() schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "externaldns.k8s.io", Version: "v1alpha1", Resource: "dnsendpoints"}
+}
+
+// DNSEndpoint is the part of a DNSEndpoint object the source reads. The endpoints use the Endpoint
+// JSON shape, so objects written for external-dns decode unchanged.
+type DNSEndpoint struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              struct {
+		Endpoints []*endpoint.Endpoint `json:"endpoints,omitempty"`
+	} `json:"spec,omitempty"`
+}
+
+// DNSEndpointSource publishes the endpoints listed in DNSEndpoint objects (--source=crd).
+type DNSEndpointSource struct {
+	c        *compiled
+	lister   cache.GenericLister
+	handlers eventHandlers
+}
+
+var _ Source = (*DNSEndpointSource)(nil)
+
+// NewDNSEndpoint returns a DNSEndpoint source backed by a dynamic informer. It fails at once, with the
+// fix, when the CRD is not installed, instead of waiting forever for a cache that cannot sync.
+func NewDNSEndpoint(ctx context.Context, disc discovery.DiscoveryInterface, client dynamic.Interface, cfg Config) (*DNSEndpointSource, error) {
+	c, err := compile(cfg)
+	if err != nil {
+		return nil, err
+	}
+	gvr := DNSEndpointResource()
+	resources, err := disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+	if err != nil || !servesResource(resources, gvr.Resource) {
+		return nil, fmt.Errorf("the API server does not serve %s (install the CRD: kubectl apply -f config/crd/dnsendpoints.externaldns.k8s.io.yaml): %v",
+			gvr.GroupResource(), err)
+	}
+	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, cfg.Namespace, nil)
+	inf := f.ForResource(gvr)
+	if err := inf.Informer().SetTransform(trimObject); err != nil {
+		return nil, err
+	}
+	s := &DNSEndpointSource{c: c, lister: inf.Lister()}
+	if err := s.handlers.watch(inf.Informer()); err != nil {
+		return nil, err
+	}
+	f.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), inf.Informer().HasSynced) {
+		return nil, fmt.Errorf("cache of dnsendpoints did not sync before the context ended (check RBAC list/watch): %w", context.Cause(ctx))
+	}
+	return s, nil
+}
+
+func servesResource(list *metav1.APIResourceList, name string) bool {
+	if list == nil {
+		return false
+	}
+	for _, r := range list.APIResources {
+		if r.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Endpoints returns the valid endpoints of every admitted DNSEndpoint, in namespace/name order. An
+// invalid entry is reported as a Problem naming the object and the entry's field, and skipped alone.
+func (s *DNSEndpointSource) Endpoints(ctx context.Context) (Result, error) {
+	objs, err := s.Objects()
+	if err != nil {
+		return Result{}, err
+	}
+	var problems problemList
+	var eps []*endpoint.Endpoint
+	for _, d := range objs {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		eps = append(eps, s.c.dnsEndpointEndpoints(d, &problems)...)
+	}
+	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items}, nil
+}
+
+// Objects returns the cached DNSEndpoint objects, decoded, in namespace/name order.
+func (s *DNSEndpointSource) Objects() ([]*DNSEndpoint, error) {
+	list, err := s.lister.List(labels.Everything())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*DNSEndpoint, 0, len(list))
+	for _, o := range list {
+		u, ok := o.(*unstructured.Unstructured)
+		if !ok {
+			continue
+		}
+		d := &DNSEndpoint{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, d); err != nil {
+			// The CRD's schema makes this rare (an object stored before the schema existed); the
+			// object is reported with no endpoints rather than failing every other object.
+			d = &DNSEndpoint{ObjectMeta: metav1.ObjectMeta{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), UID: u.GetUID()}}
+			d.Annotations = map[string]string{decodeErrorAnnotation: err.Error()}
+		}
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return objectLess(out[i], out[j]) })
+	return out, nil
+}
+
+// decodeErrorAnnotation carries a decoding failure from Objects to generation; it never leaves the
+// process.
+const decodeErrorAnnotation = "zonekeeper.internal/decode-error"
+
+// AddEventHandler registers fn to be called on every change of a DNSEndpoint.
+func (s *DNSEndpointSource) AddEventHandler(fn func()) { s.handlers.add(fn) }
+
+// LookupObject implements ObjectLookup for DNSEndpoints; the resource label kind is "crd", as in
+// external-dns.
+func (s *DNSEndpointSource) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	if !strings.EqualFold(kind, "crd") && !strings.EqualFold(kind, "DNSEndpoint") {
+		return nil, false
+	}
+	obj, err := s.lister.ByNamespace(namespace).Get(name)
+	if err != nil {
+		return nil, false
+	}
+	return obj, true
+}
+
+// dnsEndpointEndpoints validates and labels the endpoints of one object.
+func (c *compiled) dnsEndpointEndpoints(d *DNSEndpoint, problems *problemList) []*endpoint.Endpoint {
+	o := &objectInput{
+		ref:         endpoint.ObjectRef{Kind: "DNSEndpoint", Namespace: d.Namespace, Name: d.Name},
+		annotations: d.Annotations,
+		reader:      c.annotations,
+		problems:    problems,
+	}
+	if msg, bad := d.Annotations[decodeErrorAnnotation]; bad {
+		o.problem("spec", "", "cannot decode the object: "+msg)
+		return nil
+	}
+	if !c.admitsObject(o, d.Labels) {
+		return nil
+	}
+	resource := fmt.Sprintf("crd/%s/%s", d.Namespace, d.Name)
+	var out []*endpoint.Endpoint
+	for i, in := range d.Spec.Endpoints {
+		if in == nil {
+			continue
+		}
+		e := in.DeepCopy()
+		e.RecordType = strings.ToUpper(strings.TrimSpace(e.RecordType))
+		field := fmt.Sprintf("spec.endpoints[%d]", i)
+		if e.RecordType == "" {
+			o.problem(field+".recordType", "", "a record type is required")
+			continue
+		}
+		if ferr := e.Validate(); ferr != nil {
+			o.problem(field+"."+ferr.Field, ferr.Value, ferr.Reason)
+			continue
+		}
+		if e.Labels == nil {
+			e.Labels = endpoint.Labels{}
+		}
+		// Ownership labels come from the registry, never from the object.
+		delete(e.Labels, endpoint.OwnerLabelKey)
+		e.Labels[endpoint.ResourceLabelKey] = resource
+		out = append(out, e)
+	}
+	return out
+}

@@ -1,0 +1,45 @@
+package source
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+func TestDNSEndpointEntriesAreValidatedOneByOne(t *testing.T) {
+	c, err := compile(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &DNSEndpoint{}
+	d.Namespace, d.Name = "default", "mixed"
+	d.Spec.Endpoints = []*endpoint.Endpoint{
+		endpoint.NewWithTTL("OK.example.com.", "a", 60, "192.0.2.1").WithLabel(endpoint.OwnerLabelKey, "forged"),
+		endpoint.New("bad.example.com", "A", "nope"),
+		endpoint.New(strings.Repeat("x", 64)+".example.com", "A", "192.0.2.2"),
+		endpoint.New("norecordtype.example.com", "", "192.0.2.3"),
+		endpoint.New("txt.example.com", "TXT", `"v=spf1 -all"`),
+	}
+	var problems problemList
+	eps := c.dnsEndpointEndpoints(d, &problems)
+	if len(eps) != 2 || eps[0].DNSName != "ok.example.com" || eps[0].RecordType != "A" || eps[0].RecordTTL != 60 || eps[1].RecordType != "TXT" {
+		t.Fatalf("endpoints %v", eps)
+	}
+	if eps[0].Resource() != "crd/default/mixed" || eps[0].Owner() != "" {
+		t.Fatalf("labels %v: resource must be set and a forged owner dropped", eps[0].Labels)
+	}
+	want := []string{"spec.endpoints[1].targets[0]", "spec.endpoints[2].dnsName", "spec.endpoints[3].recordType"}
+	if len(problems.items) != len(want) {
+		t.Fatalf("problems %v", problems.items)
+	}
+	for i, p := range problems.items {
+		if p.Field != want[i] || p.Object.Kind != "DNSEndpoint" || p.Object.Name != "mixed" {
+			t.Errorf("problem %d = %+v, want field %s on DNSEndpoint default/mixed", i, p, want[i])
+		}
+	}
+	// The object's spec is not modified.
+	if d.Spec.Endpoints[0].DNSName != "OK.example.com" || d.Spec.Endpoints[0].RecordType != "a" {
+		t.Fatal("generation modified the cached object")
+	}
+}
