@@ -71,3 +71,32 @@ func TestForeignRecordsAreNeverTouched(t *testing.T) {
 		}
 	}
 }
+
+// A zone as external-dns's rfc2136 provider leaves it: the ownership TXT holds the value without its
+// quote characters (external-dns parses the quoted target as zone-file text). zonekeeper with the same
+// owner id recognises it and has nothing to change.
+func TestTakeOverAZoneExternalDNSWrote(t *testing.T) {
+	b := newBed(t, `web 300 IN A 10.0.0.1`,
+		`a-web IN TXT "heritage=external-dns,external-dns/owner=zk,external-dns/resource=ingress/default/web"`)
+	reg, err := txt.New(b.p, txt.Config{OwnerID: "zk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, err := reg.Records(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	desired := ep("web.example.com", endpoint.RecordTypeA, 300, "10.0.0.1").WithLabel(endpoint.ResourceLabelKey, "ingress/default/web")
+	res := plan.Calculate(plan.Input{Desired: []*endpoint.Endpoint{desired}, Current: current, OwnerID: "zk", Policy: plan.PolicySync})
+	if res.Changes.HasChanges() || len(res.OwnerMismatches) > 0 {
+		t.Fatalf("changes %+v, mismatches %+v", res.Changes, res.OwnerMismatches)
+	}
+	// And a delete removes both, whatever the stored TXT text.
+	res = plan.Calculate(plan.Input{Current: current, OwnerID: "zk", Policy: plan.PolicySync})
+	if err := reg.ApplyChanges(ctxT(t), res.Changes); err != nil {
+		t.Fatal(err)
+	}
+	if got := recordsByKey(t, b.p); len(got) != 0 {
+		t.Fatalf("left behind: %v", got)
+	}
+}
