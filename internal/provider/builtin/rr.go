@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,8 @@ var recordTypes = []string{
 // be canonical.
 func toRRs(e *endpoint.Endpoint, fqdn string, ttl uint32) ([]dns.RR, error) {
 	rrtype, ok := dns.StringToType[e.RecordType]
-	if !ok {
-		return nil, fmt.Errorf("unknown record type %q", e.RecordType)
+	if !ok || !slices.Contains(recordTypes, e.RecordType) {
+		return nil, fmt.Errorf("recordType %q is not supported by the built-in server (%s)", e.RecordType, strings.Join(recordTypes, ", "))
 	}
 	if e.RecordType == endpoint.RecordTypeCNAME && len(e.Targets) > 1 {
 		return nil, fmt.Errorf("a CNAME has exactly one target, %s has %d", e.DNSName, len(e.Targets))
