@@ -1,0 +1,47 @@
+package dnsserver
+
+import (
+	"encoding/base64"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/miekg/dns"
+)
+
+// keyClause matches one BIND key clause as tsig-keygen prints it:
+//
+//	key "xfr-key" {
+//		algorithm hmac-sha256;
+//		secret "base64==";
+//	};
+var keyClause = regexp.MustCompile(`(?s)key\s+"?([^"\s{]+)"?\s*\{(.*?)\}\s*;`)
+
+var keySecret = regexp.MustCompile(`secret\s+"([^"]+)"\s*;`)
+
+// ReadTSIGKeyFile reads TSIG keys from a file in BIND's key format (the output of tsig-keygen), so
+// the same file can configure the server and its secondaries. It returns key name → base64 secret;
+// the algorithm is the one each request names.
+func ReadTSIGKeyFile(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("TSIG key file %s: %v", path, err)
+	}
+	out := map[string]string{}
+	for _, m := range keyClause.FindAllStringSubmatch(string(b), -1) {
+		name := dns.CanonicalName(m[1])
+		s := keySecret.FindStringSubmatch(m[2])
+		if s == nil {
+			return nil, fmt.Errorf("TSIG key file %s: key %s has no secret", path, strings.TrimSuffix(name, "."))
+		}
+		if _, err := base64.StdEncoding.DecodeString(s[1]); err != nil {
+			return nil, fmt.Errorf("TSIG key file %s: key %s: the secret is not base64", path, strings.TrimSuffix(name, "."))
+		}
+		out[name] = s[1]
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("TSIG key file %s: no key clause found", path)
+	}
+	return out, nil
+}
