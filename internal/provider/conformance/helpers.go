@@ -54,14 +54,20 @@ func records(t *testing.T, s Subject) []*endpoint.Endpoint {
 	return eps
 }
 
-// describe renders a record set for comparison: name, type, TTL and the sorted, canonical targets.
-func describe(e *endpoint.Endpoint) string {
+// describe renders a record set for comparison: name, type, TTL and the sorted, canonical targets. An
+// unset TTL is shown as the provider's declared default: a server that always stores a TTL (BIND,
+// PowerDNS) reads back the default for a record written without one, and that is the same record.
+func describe(e *endpoint.Endpoint, defaultTTL endpoint.TTL) string {
 	ts := make([]string, len(e.Targets))
 	for i, x := range e.Targets {
 		ts[i] = canonicalTarget(e.RecordType, x)
 	}
 	sort.Strings(ts)
-	return fmt.Sprintf("%s %s ttl=%d %q", e.DNSName, e.RecordType, e.RecordTTL, ts)
+	ttl := e.RecordTTL
+	if ttl == 0 {
+		ttl = defaultTTL
+	}
+	return fmt.Sprintf("%s %s ttl=%d %q", e.DNSName, e.RecordType, ttl, ts)
 }
 
 func canonicalTarget(recordType, t string) string {
@@ -77,13 +83,14 @@ func canonicalTarget(recordType, t string) string {
 // expectRecords checks that Records returns exactly want (names, types, TTLs, targets as sets).
 func expectRecords(t *testing.T, s Subject, want ...*endpoint.Endpoint) {
 	t.Helper()
+	defTTL := s.Provider.Capabilities().DefaultTTL
 	got := map[string]bool{}
 	for _, e := range records(t, s) {
-		got[describe(e)] = true
+		got[describe(e, defTTL)] = true
 	}
 	exp := map[string]bool{}
 	for _, e := range want {
-		exp[describe(e)] = true
+		exp[describe(e, defTTL)] = true
 	}
 	var missing, extra []string
 	for d := range exp {
