@@ -21,6 +21,8 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
+	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
+	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
 	"github.com/zonekeeper/zonekeeper/internal/registry"
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
@@ -94,7 +96,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	prov, err := buildProvider(cfg)
+	prov, err := buildProvider(cfg, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +237,7 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func buildProvider(cfg config.Config) (provider.Provider, error) {
+func buildProvider(cfg config.Config, getenv func(string) string) (provider.Provider, error) {
 	switch cfg.Provider {
 	case "inmemory":
 		return inmemory.New(cfg.InMemoryZones...), nil
@@ -249,6 +251,37 @@ func buildProvider(cfg config.Config) (provider.Provider, error) {
 		p, err := coredns.New(ccfg)
 		if err != nil {
 			return nil, fmt.Errorf("--provider=coredns: %w", err)
+		}
+		return p, nil
+	case "pdns":
+		p, err := pdns.New(pdns.Config{
+			Server: cfg.PDNSServer, ServerID: cfg.PDNSServerID,
+			APIKey: cfg.PDNSAPIKey, APIKeyFile: cfg.PDNSAPIKeyFile,
+			SkipTLSVerify: cfg.PDNSSkipTLSVerify, CAFile: cfg.TLSCA,
+			ClientCertFile: cfg.TLSClientCert, ClientKeyFile: cfg.TLSClientCertKey,
+			DomainFilter: cfg.DomainFilter,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--provider=pdns: %w", err)
+		}
+		return p, nil
+	case "rfc2136":
+		secret, err := rfc2136.LoadTSIGSecret(cfg.RFC2136TSIGSecret, cfg.RFC2136TSIGSecretFile, getenv)
+		if err != nil {
+			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
+		}
+		p, err := rfc2136.New(rfc2136.Config{
+			Hosts: cfg.RFC2136Hosts, Port: cfg.RFC2136Port, Zones: cfg.RFC2136Zones,
+			TSIGKeyName: cfg.RFC2136TSIGKeyName, TSIGSecret: secret, TSIGSecretAlg: cfg.RFC2136TSIGSecretAlg,
+			// zonekeeper always reads zones by AXFR: without the zone it cannot update or delete correctly.
+			TSIGAXFR:        true,
+			MinTTL:          cfg.RFC2136MinTTL,
+			BatchChangeSize: cfg.RFC2136BatchChangeSize,
+			Insecure:        cfg.RFC2136Insecure, UseTLS: cfg.RFC2136UseTLS, SkipTLSVerify: cfg.RFC2136SkipTLSVerify,
+			TLSCAFile: cfg.TLSCA, TLSClientCert: cfg.TLSClientCert, TLSClientKey: cfg.TLSClientCertKey,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
 		}
 		return p, nil
 	}

@@ -36,6 +36,31 @@ type Config struct {
 	CoreDNSPrefix string
 	InMemoryZones []string
 
+	// PowerDNS provider.
+	PDNSServer        string
+	PDNSServerID      string
+	PDNSAPIKey        string
+	PDNSAPIKeyFile    string
+	PDNSSkipTLSVerify bool
+
+	// RFC 2136 provider (external-dns's flag names).
+	RFC2136Hosts           []string
+	RFC2136Port            int
+	RFC2136Zones           []string
+	RFC2136Insecure        bool
+	RFC2136TSIGKeyName     string
+	RFC2136TSIGSecret      string
+	RFC2136TSIGSecretFile  string
+	RFC2136TSIGSecretAlg   string
+	RFC2136TSIGAXFR        bool
+	RFC2136MinTTL          time.Duration
+	RFC2136BatchChangeSize int
+	RFC2136UseTLS          bool
+	RFC2136SkipTLSVerify   bool
+	TLSCA                  string
+	TLSClientCert          string
+	TLSClientCertKey       string
+
 	// Registry.
 	Registry               string
 	TXTOwnerID             string

@@ -73,9 +73,32 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
 	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets")
 
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: coredns (alias skydns), inmemory")
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: coredns (alias skydns), rfc2136, pdns, inmemory")
 	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
 	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
+
+	fs.StringVar(&cfg.PDNSServer, "pdns-server", cfg.PDNSServer, "PowerDNS API URL")
+	fs.StringVar(&cfg.PDNSServerID, "pdns-server-id", cfg.PDNSServerID, "PowerDNS server id")
+	fs.StringVar(&cfg.PDNSAPIKey, "pdns-api-key", cfg.PDNSAPIKey, "PowerDNS API key (prefer --pdns-api-key-file or EXTERNAL_DNS_PDNS_API_KEY)")
+	fs.StringVar(&cfg.PDNSAPIKeyFile, "pdns-api-key-file", cfg.PDNSAPIKeyFile, "file holding the PowerDNS API key")
+	fs.BoolVar(&cfg.PDNSSkipTLSVerify, "pdns-skip-tls-verify", cfg.PDNSSkipTLSVerify, "do not verify the PowerDNS API certificate")
+	list(&cfg.RFC2136Hosts, "rfc2136-host", "DNS server taking RFC 2136 updates (repeatable; tried in order)")
+	fs.IntVar(&cfg.RFC2136Port, "rfc2136-port", cfg.RFC2136Port, "its port (default 53, or 853 with --rfc2136-use-tls)")
+	list(&cfg.RFC2136Zones, "rfc2136-zone", "zone to manage (repeatable)")
+	fs.BoolVar(&cfg.RFC2136Insecure, "rfc2136-insecure", cfg.RFC2136Insecure, "send updates and transfers without TSIG")
+	fs.StringVar(&cfg.RFC2136TSIGKeyName, "rfc2136-tsig-keyname", cfg.RFC2136TSIGKeyName, "TSIG key name")
+	fs.StringVar(&cfg.RFC2136TSIGSecret, "rfc2136-tsig-secret", cfg.RFC2136TSIGSecret, "TSIG secret, base64 (prefer --rfc2136-tsig-secret-file or EXTERNAL_DNS_RFC2136_TSIG_SECRET)")
+	fs.StringVar(&cfg.RFC2136TSIGSecretFile, "rfc2136-tsig-secret-file", cfg.RFC2136TSIGSecretFile, "file holding the TSIG secret, or a tsig-keygen key statement")
+	fs.StringVar(&cfg.RFC2136TSIGSecretAlg, "rfc2136-tsig-secret-alg", cfg.RFC2136TSIGSecretAlg, "hmac-sha1, hmac-sha224, hmac-sha256, hmac-sha384 or hmac-sha512")
+	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-tsig-axfr", cfg.RFC2136TSIGAXFR, "read zones by AXFR (always on: zonekeeper needs the zone to update and delete correctly)")
+	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-axfr", cfg.RFC2136TSIGAXFR, "alias of --rfc2136-tsig-axfr")
+	fs.DurationVar(&cfg.RFC2136MinTTL, "rfc2136-min-ttl", cfg.RFC2136MinTTL, "lowest TTL written")
+	fs.IntVar(&cfg.RFC2136BatchChangeSize, "rfc2136-batch-change-size", cfg.RFC2136BatchChangeSize, "record set changes per UPDATE message")
+	fs.BoolVar(&cfg.RFC2136UseTLS, "rfc2136-use-tls", cfg.RFC2136UseTLS, "send updates and transfers over DNS over TLS")
+	fs.BoolVar(&cfg.RFC2136SkipTLSVerify, "rfc2136-skip-tls-verify", cfg.RFC2136SkipTLSVerify, "do not verify the server certificate")
+	fs.StringVar(&cfg.TLSCA, "tls-ca", cfg.TLSCA, "CA file for provider TLS connections")
+	fs.StringVar(&cfg.TLSClientCert, "tls-client-cert", cfg.TLSClientCert, "client certificate for provider TLS connections")
+	fs.StringVar(&cfg.TLSClientCertKey, "tls-client-cert-key", cfg.TLSClientCertKey, "key of the client certificate")
 
 	fs.StringVar(&cfg.Registry, "registry", cfg.Registry, "ownership registry: txt, noop")
 	fs.StringVar(&cfg.TXTOwnerID, "txt-owner-id", cfg.TXTOwnerID, "owner id written into ownership TXT records")
@@ -193,11 +216,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	switch c.Provider {
-	case "coredns", "skydns", "inmemory":
+	case "coredns", "skydns", "inmemory", "rfc2136", "pdns":
 	case "":
-		errs = append(errs, errors.New("--provider: a provider is required (coredns, inmemory)"))
+		errs = append(errs, errors.New("--provider: a provider is required (coredns, rfc2136, pdns, inmemory)"))
 	default:
-		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: coredns, inmemory)", c.Provider))
+		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: coredns, rfc2136, pdns, inmemory)", c.Provider))
 	}
 	switch c.Registry {
 	case "txt", "noop":

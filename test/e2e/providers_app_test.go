@@ -1,0 +1,80 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// lookupA asks the DNS server at addr for name's A records.
+func lookupA(addr, name string) ([]string, error) {
+	m := new(dns.Msg)
+	m.SetQuestion(dns.Fqdn(name), dns.TypeA)
+	r, _, err := (&dns.Client{Timeout: 2 * time.Second}).Exchange(m, addr)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, rr := range r.Answer {
+		if a, ok := rr.(*dns.A); ok {
+			out = append(out, a.A.String())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// runOnce runs `zonekeeper --once` with the given flags against the env's cluster.
+func (e *env) runOnce(t *testing.T, flags ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stdout, stderr testbed.LogBuffer
+	args := append([]string{"--once", "--kubeconfig=" + e.kube.Kubeconfig}, flags...)
+	if code := app.Main(ctx, args, &stdout, &stderr, os.Getenv); code != 0 {
+		t.Fatalf("zonekeeper %v: exit %d\n%s", flags, code, tail(stderr.String(), 6000))
+	}
+}
+
+// The rfc2136 and pdns providers as a user runs them: external-dns's flags on the zonekeeper command.
+func TestProvidersThroughTheCommandLine(t *testing.T) {
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	e.createIngress(t, ingress("web", "default", nil, "web.example.com"), "192.0.2.80")
+
+	t.Run("rfc2136", func(t *testing.T) {
+		key := testbed.NewTSIGKey(t, "zonekeeper-key", "hmac-sha512")
+		bind := testbed.StartBIND(t, testbed.BINDConfig{Keys: []testbed.TSIGKey{key}, Zones: []testbed.BINDZone{{
+			Name: "example.com", UpdateKey: key.Name, TransferKey: key.Name,
+		}}})
+		host, port := splitAddr(t, bind.Addr)
+		secretFile := t.TempDir() + "/tsig.secret"
+		if err := os.WriteFile(secretFile, []byte(key.Secret+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e.runOnce(t, "--source=ingress", "--provider=rfc2136", "--rfc2136-host="+host, fmt.Sprintf("--rfc2136-port=%d", port),
+			"--rfc2136-zone=example.com", "--rfc2136-tsig-keyname="+key.Name, "--rfc2136-tsig-secret-file="+secretFile,
+			"--rfc2136-tsig-secret-alg=hmac-sha512", "--rfc2136-tsig-axfr", "--txt-owner-id=e2e", "--policy=sync")
+		if got, err := lookupA(bind.Addr, "web.example.com"); err != nil || strings.Join(got, ",") != "192.0.2.80" {
+			t.Fatalf("BIND answers %v, %v", got, err)
+		}
+	})
+	t.Run("pdns", func(t *testing.T) {
+		pdns := testbed.StartPowerDNS(t, "example.com")
+		t.Setenv("EXTERNAL_DNS_PDNS_API_KEY", pdns.APIKey) // the key from the environment, as in a Secret
+		e.runOnce(t, "--source=ingress", "--provider=pdns", "--pdns-server="+pdns.APIURL,
+			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync")
+		if got, err := lookupA(pdns.Addr, "web.example.com"); err != nil || strings.Join(got, ",") != "192.0.2.80" {
+			t.Fatalf("PowerDNS answers %v, %v", got, err)
+		}
+	})
+}
