@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
@@ -103,19 +104,33 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	}
 	h.SourcesSynced()
 	if cfg.Once {
-		if _, err := p.controller.RunOnce(ctx); err != nil {
-			log.Error("Failed to do run once", "error", err.Error())
+		failed := false
+		for _, v := range p.views {
+			if _, err := v.controller.RunOnce(ctx); err != nil {
+				log.Error("Failed to do run once", "view", v.name, "error", err.Error())
+				failed = true
+			}
+		}
+		if failed {
 			return ExitError
 		}
 		if cfg.Provider == "inmemory" {
-			printZone(ctx, stdout, p)
+			printZones(ctx, stdout, p)
 		}
 		return ExitOK
 	}
 	lead := func(ctx context.Context) {
-		if err := p.controller.Run(ctx); err != nil {
-			log.Error("Controller stopped", "error", err.Error())
+		var wg sync.WaitGroup
+		for _, v := range p.views {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := v.controller.Run(ctx); err != nil {
+					log.Error("Controller stopped", "view", v.name, "error", err.Error())
+				}
+			}()
 		}
+		wg.Wait()
 	}
 	if cfg.LeaderElect {
 		setLeader := func(leader bool) {
@@ -143,16 +158,30 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)
 		return ExitError
 	}
-	out, err := p.controller.RunOnce(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)
-		return ExitError
+	changed := false
+	for _, v := range p.views {
+		out, err := v.controller.RunOnce(ctx)
+		if err != nil {
+			fmt.Fprintf(stderr, "zonekeeper plan: %s%v\n", viewPrefix(v.name), err)
+			return ExitError
+		}
+		if v.name != "" {
+			fmt.Fprintf(stdout, "View %s:\n", v.name)
+		}
+		printPlan(stdout, out.Changes)
+		changed = changed || out.Changes.HasChanges()
 	}
-	printPlan(stdout, out.Changes)
-	if out.Changes.HasChanges() {
+	if changed {
 		return ExitHasChanges
 	}
 	return ExitOK
+}
+
+func viewPrefix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return "view " + name + ": "
 }
 
 func printPlan(w io.Writer, c *plan.Changes) {
@@ -182,11 +211,21 @@ func printPlan(w io.Writer, c *plan.Changes) {
 	fmt.Fprintf(w, "%d change(s).\n", c.Len())
 }
 
-// printZone shows what the inmemory provider holds after a run: the quickstart's visible result.
-func printZone(ctx context.Context, w io.Writer, p *pipeline) {
+// printZones shows what the inmemory provider holds after a run, per view: the quickstart's visible
+// result.
+func printZones(ctx context.Context, w io.Writer, p *pipeline) {
+	for _, v := range p.views {
+		printZone(ctx, w, v)
+	}
+}
+
+func printZone(ctx context.Context, w io.Writer, p *viewPipeline) {
 	records, err := p.provider.Records(ctx)
 	if err != nil {
 		return
+	}
+	if p.name != "" {
+		fmt.Fprintf(w, "; view %s\n", p.name)
 	}
 	fmt.Fprintln(w, "; zone contents after the run (inmemory provider)")
 	for _, e := range records {

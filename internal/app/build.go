@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -28,17 +29,25 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/status"
+	"github.com/zonekeeper/zonekeeper/internal/view"
 )
 
-// pipeline is a built set of stages.
+// pipeline is a built set of stages: the shared sources and one or more views, each with its own
+// provider, registry and controller.
 type pipeline struct {
-	source     source.Source
-	provider   provider.Provider
-	registry   registry.Registry
-	controller *controller.Controller
+	source source.Source
+	views  []*viewPipeline
 	// kube is nil when no stage needs the Kubernetes API (manifest source, no leader election).
 	kube     kubernetes.Interface
 	notifier *events.Notifier
+}
+
+// viewPipeline is the part of the pipeline that belongs to one view ("" when there are no views).
+type viewPipeline struct {
+	name       string
+	provider   provider.Provider
+	registry   registry.Registry
+	controller *controller.Controller
 }
 
 // kubeAccess is the Kubernetes API as the stages need it.
@@ -85,25 +94,17 @@ func needsKube(cfg config.Config) bool {
 }
 
 func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, obs observability) (*pipeline, error) {
+	specs, err := viewSpecs(cfg)
+	if err != nil {
+		return nil, err
+	}
 	var kube kubeAccess
 	if needsKube(cfg) {
-		var err error
 		if kube, err = kubeClients(cfg, getenv); err != nil {
 			return nil, err
 		}
 	}
 	src, crd, err := buildSource(ctx, cfg, kube)
-	if err != nil {
-		return nil, err
-	}
-	prov, err := buildProvider(cfg, getenv)
-	if err != nil {
-		return nil, err
-	}
-	if obs.metrics != nil {
-		prov = obs.metrics.InstrumentProvider(cfg.Provider, prov)
-	}
-	reg, err := buildRegistry(cfg, prov)
 	if err != nil {
 		return nil, err
 	}
@@ -115,29 +116,56 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	var notifier *events.Notifier
+	p := &pipeline{source: src, kube: kube.client}
 	var notify controller.Notifier
 	observers := obs.observers()
 	if lookup, ok := src.(source.ObjectLookup); ok && kube.client != nil && !cfg.DryRun {
-		notifier = events.New(kube.client, lookup)
-		notify = notifier
+		p.notifier = events.New(kube.client, lookup)
+		notify = p.notifier
 	}
 	if crd != nil && !cfg.DryRun {
 		observers = append(observers, status.NewDNSEndpointWriter(kube.dynamic, crd, log))
 	}
-	ctrl := controller.New(src, reg, controller.Settings{
-		OwnerID:            reg.OwnerID(),
-		Policy:             policy,
-		DomainFilter:       filter,
-		ManagedRecordTypes: cfg.ManagedRecordTypes,
-		ExcludeRecordTypes: cfg.ExcludeRecordTypes,
-		Interval:           cfg.Interval,
-		Debounce:           cfg.MinEventSyncInterval,
-		DryRun:             cfg.DryRun,
-		Observer:           observers,
-		Notifier:           notify,
-	}, log)
-	return &pipeline{source: src, provider: prov, registry: reg, controller: ctrl, kube: kube.client, notifier: notifier}, nil
+	address, err := publicAddress(cfg, specs)
+	if err != nil {
+		return nil, err
+	}
+	for i, spec := range specs {
+		viewSrc, err := viewSource(src, spec, address)
+		if err != nil {
+			return nil, err
+		}
+		prov, err := buildProvider(cfg, getenv, spec)
+		if err != nil {
+			return nil, err
+		}
+		if obs.metrics != nil {
+			prov = obs.metrics.InstrumentProvider(cfg.Provider, prov)
+		}
+		reg, err := buildRegistry(cfg, prov)
+		if err != nil {
+			return nil, err
+		}
+		viewLog := log
+		if spec != nil {
+			viewLog = log.With("view", spec.Name)
+		}
+		ctrl := controller.New(viewSrc, reg, controller.Settings{
+			View:               viewName(spec),
+			OwnerID:            reg.OwnerID(),
+			Policy:             policy,
+			DomainFilter:       filter,
+			ManagedRecordTypes: cfg.ManagedRecordTypes,
+			ExcludeRecordTypes: cfg.ExcludeRecordTypes,
+			Interval:           cfg.Interval,
+			Debounce:           cfg.MinEventSyncInterval,
+			DryRun:             cfg.DryRun,
+			Observer:           observers,
+			Notifier:           viewNotifier(notify, spec, i == 0),
+		}, viewLog)
+		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
+	}
+	return p, nil
 }
 
 func sourceConfig(cfg config.Config) source.Config {
@@ -237,7 +265,8 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-func buildProvider(cfg config.Config, getenv func(string) string) (provider.Provider, error) {
+// buildProvider builds the provider instance of a view (spec is nil without views).
+func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spec) (provider.Provider, error) {
 	switch cfg.Provider {
 	case "inmemory":
 		return inmemory.New(cfg.InMemoryZones...), nil
@@ -247,6 +276,9 @@ func buildProvider(cfg config.Config, getenv func(string) string) (provider.Prov
 			return nil, fmt.Errorf("--provider=coredns: %w", err)
 		}
 		ccfg.Prefix = cfg.CoreDNSPrefix
+		if spec != nil && spec.CoreDNSPrefix != "" {
+			ccfg.Prefix = spec.CoreDNSPrefix
+		}
 		ccfg.DomainFilter = cfg.DomainFilter
 		p, err := coredns.New(ccfg)
 		if err != nil {
@@ -254,6 +286,9 @@ func buildProvider(cfg config.Config, getenv func(string) string) (provider.Prov
 		}
 		return p, nil
 	case "pdns":
+		if spec != nil {
+			return nil, fmt.Errorf("--provider=pdns: PowerDNS 4.7 has no views; run one zonekeeper per PowerDNS server")
+		}
 		p, err := pdns.New(pdns.Config{
 			Server: cfg.PDNSServer, ServerID: cfg.PDNSServerID,
 			APIKey: cfg.PDNSAPIKey, APIKeyFile: cfg.PDNSAPIKeyFile,
@@ -266,13 +301,20 @@ func buildProvider(cfg config.Config, getenv func(string) string) (provider.Prov
 		}
 		return p, nil
 	case "rfc2136":
+		keyName, secretFile, err := viewTSIGKey(cfg, spec)
+		if err != nil {
+			return nil, err
+		}
 		secret, err := rfc2136.LoadTSIGSecret(cfg.RFC2136TSIGSecret, cfg.RFC2136TSIGSecretFile, getenv)
+		if secretFile != cfg.RFC2136TSIGSecretFile { // the view's own key: only its file counts
+			secret, err = rfc2136.LoadTSIGSecret("", secretFile, func(string) string { return "" })
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
 		}
 		p, err := rfc2136.New(rfc2136.Config{
 			Hosts: cfg.RFC2136Hosts, Port: cfg.RFC2136Port, Zones: cfg.RFC2136Zones,
-			TSIGKeyName: cfg.RFC2136TSIGKeyName, TSIGSecret: secret, TSIGSecretAlg: cfg.RFC2136TSIGSecretAlg,
+			TSIGKeyName: keyName, TSIGSecret: secret, TSIGSecretAlg: cfg.RFC2136TSIGSecretAlg,
 			// zonekeeper always reads zones by AXFR: without the zone it cannot update or delete correctly.
 			TSIGAXFR:        true,
 			MinTTL:          cfg.RFC2136MinTTL,
@@ -314,4 +356,27 @@ func buildRegistry(cfg config.Config, p provider.Provider) (registry.Registry, e
 		return nil, fmt.Errorf("--registry=txt: %w", err)
 	}
 	return reg, nil
+}
+
+// viewTSIGKey returns the TSIG key of a view: BIND selects a view by the key that signs an update, so
+// each view has its own (--view-rfc2136-tsig-keyname and --view-rfc2136-tsig-secret-file).
+func viewTSIGKey(cfg config.Config, spec *view.Spec) (name, secretFile string, err error) {
+	if spec == nil {
+		return cfg.RFC2136TSIGKeyName, cfg.RFC2136TSIGSecretFile, nil
+	}
+	name, secretFile = cfg.RFC2136TSIGKeyName, cfg.RFC2136TSIGSecretFile
+	for _, kv := range cfg.ViewTSIGKeyName {
+		if v, key, ok := strings.Cut(kv, "="); ok && v == spec.Name {
+			name = key
+		}
+	}
+	for _, kv := range cfg.ViewTSIGSecretFile {
+		if v, file, ok := strings.Cut(kv, "="); ok && v == spec.Name {
+			secretFile = file
+		}
+	}
+	if name == cfg.RFC2136TSIGKeyName && len(cfg.Views) > 1 {
+		return "", "", fmt.Errorf("--provider=rfc2136 with views: give view %s its own key with --view-rfc2136-tsig-keyname=%s=KEY and --view-rfc2136-tsig-secret-file=%s=FILE (BIND picks the view by key)", spec.Name, spec.Name, spec.Name)
+	}
+	return name, secretFile, nil
 }

@@ -85,6 +85,18 @@ type Config struct {
 	Once                 bool
 	DryRun               bool
 
+	// Split horizon: views (see internal/view) and the public address.
+	Views              []string
+	ViewTargets        []string
+	ViewTTL            []string
+	ViewDomainFilter   []string
+	ViewExcludeDomains []string
+	ViewCoreDNSPrefix  []string
+	ViewSubnets        []string
+	ViewTSIGKeyName    []string
+	ViewTSIGSecretFile []string
+	PublicIP           []string
+
 	// Operations.
 	MetricsAddress           string
 	LeaderElect              bool

@@ -17,6 +17,8 @@ import (
 
 // Settings configure a Controller.
 type Settings struct {
+	// View names the view this controller publishes (empty without views); it is put on reports.
+	View               string
 	OwnerID            string
 	Policy             plan.Policy
 	DomainFilter       plan.DomainFilter
@@ -99,7 +101,7 @@ func (c *Controller) Resync() {
 // provider failed as a whole); changes the provider rejected one by one are not an error: they are
 // reported and retried with backoff.
 func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
-	report := Report{Trigger: c.trigger, Started: c.now(), FirstEvent: c.firstEvent}
+	report := Report{View: c.settings.View, Trigger: c.trigger, Started: c.now(), FirstEvent: c.firstEvent}
 	if report.Trigger == "" {
 		report.Trigger = TriggerOnce
 	}

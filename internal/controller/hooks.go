@@ -21,6 +21,7 @@ const (
 
 // Report describes one finished reconcile, for metrics and readiness.
 type Report struct {
+	View     string
 	Trigger  Trigger
 	Started  time.Time
 	Finished time.Time

@@ -6,6 +6,7 @@ package health
 import (
 	"fmt"
 	"net/http"
+	"sort"
 	"sync"
 	"time"
 
@@ -17,10 +18,15 @@ type Health struct {
 	maxAge time.Duration
 	now    func() time.Time
 
-	mu          sync.Mutex
-	synced      bool
-	electionOn  bool
-	leader      bool
+	mu         sync.Mutex
+	synced     bool
+	electionOn bool
+	leader     bool
+	// views holds the last outcome per view ("" without views); every view must be healthy.
+	views map[string]*outcome
+}
+
+type outcome struct {
 	lastSuccess time.Time
 	lastFailure time.Time
 	lastErr     string
@@ -29,7 +35,7 @@ type Health struct {
 // New returns a tracker that calls a replica unready when its last successful reconcile is older than
 // maxAge (a full resync runs every --interval, so twice that is a good bound).
 func New(maxAge time.Duration) *Health {
-	return &Health{maxAge: maxAge, now: time.Now, leader: true}
+	return &Health{maxAge: maxAge, now: time.Now, leader: true, views: map[string]*outcome{}}
 }
 
 // SourcesSynced records that the informer caches are filled.
@@ -50,12 +56,17 @@ func (h *Health) SetLeader(leader bool) {
 func (h *Health) Reconciled(r controller.Report) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	o := h.views[r.View]
+	if o == nil {
+		o = &outcome{}
+		h.views[r.View] = o
+	}
 	if r.Err != nil {
-		h.lastFailure = r.Finished
-		h.lastErr = fmt.Sprintf("%s: %v", r.Stage, r.Err)
+		o.lastFailure = r.Finished
+		o.lastErr = fmt.Sprintf("%s: %v", r.Stage, r.Err)
 		return
 	}
-	h.lastSuccess = r.Finished
+	o.lastSuccess = r.Finished
 }
 
 // Ready reports readiness and the reason.
@@ -67,14 +78,31 @@ func (h *Health) Ready() (bool, string) {
 		return false, "informer caches have not synced yet"
 	case h.electionOn && !h.leader:
 		return true, "follower: caches synced, waiting to lead"
-	case h.lastFailure.After(h.lastSuccess):
-		return false, fmt.Sprintf("last reconcile failed at %s: %s", h.lastFailure.UTC().Format(time.RFC3339), h.lastErr)
-	case h.lastSuccess.IsZero():
+	case len(h.views) == 0:
 		return false, "no reconcile has finished yet"
-	case h.now().Sub(h.lastSuccess) > h.maxAge:
-		return false, fmt.Sprintf("last successful reconcile was %s ago (limit %s)", h.now().Sub(h.lastSuccess).Round(time.Second), h.maxAge)
 	}
-	return true, "ok: last successful reconcile at " + h.lastSuccess.UTC().Format(time.RFC3339)
+	names := make([]string, 0, len(h.views))
+	for v := range h.views {
+		names = append(names, v)
+	}
+	sort.Strings(names)
+	var oldest time.Time
+	for _, v := range names {
+		o, where := h.views[v], ""
+		if v != "" {
+			where = "view " + v + ": "
+		}
+		switch {
+		case o.lastFailure.After(o.lastSuccess):
+			return false, fmt.Sprintf("%slast reconcile failed at %s: %s", where, o.lastFailure.UTC().Format(time.RFC3339), o.lastErr)
+		case h.now().Sub(o.lastSuccess) > h.maxAge:
+			return false, fmt.Sprintf("%slast successful reconcile was %s ago (limit %s)", where, h.now().Sub(o.lastSuccess).Round(time.Second), h.maxAge)
+		}
+		if oldest.IsZero() || o.lastSuccess.Before(oldest) {
+			oldest = o.lastSuccess
+		}
+	}
+	return true, "ok: last successful reconcile at " + oldest.UTC().Format(time.RFC3339)
 }
 
 // Register adds /healthz and /readyz to mux.
