@@ -30,12 +30,12 @@ func TestOnceCopiesWithRewrite(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, log)
 	}
 	expectPrefix(t, p.dc, "/", map[string]string{
-		"/external/com/example/www/1a2b3c4d":  aWAN,
-		"/external/com/example/v6/00000001":   aaaaWAN,
+		"/external/com/example/www/1a2b3c4d":   aWAN,
+		"/external/com/example/v6/00000001":    aaaaWAN,
 		"/external/com/example/alias/5e6f7a8b": cnameValue,
 		"/external/com/example/a-www/9c0d1e2f": txtValue,
-		"/external/com/example/internalx/1":   aWAN,
-		"/external/com/example/raw":           "not json",
+		"/external/com/example/internalx/1":    aWAN,
+		"/external/com/example/raw":            "not json",
 	}, time.Second)
 	if !strings.Contains(log, "puts=6") || !strings.Contains(log, "transactions=1") {
 		t.Errorf("log does not report 6 puts in one transaction:\n%s", log)
