@@ -152,6 +152,10 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return code
 	}
 	cfg.DryRun = true
+	if cfg.Provider == "builtin" {
+		fmt.Fprintln(stderr, "zonekeeper plan: --provider=builtin keeps its records in the running zonekeeper only: there is nothing to compare with")
+		return ExitError
+	}
 	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
 	p, err := build(ctx, cfg, log, getenv, observability{})
 	if err != nil {

@@ -15,11 +15,13 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/dnsserver"
 	"github.com/zonekeeper/zonekeeper/internal/events"
 	"github.com/zonekeeper/zonekeeper/internal/health"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
@@ -130,12 +132,18 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
+	var be backends
+	if cfg.Provider == "builtin" {
+		if be.dnsServer, err = startBuiltin(ctx, cfg, specs, log); err != nil {
+			return nil, err
+		}
+	}
 	for i, spec := range specs {
 		viewSrc, err := viewSource(src, spec, address)
 		if err != nil {
 			return nil, err
 		}
-		prov, err := buildProvider(cfg, getenv, spec)
+		prov, err := buildProvider(cfg, getenv, spec, be)
 		if err != nil {
 			return nil, err
 		}
@@ -161,7 +169,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			Debounce:           cfg.MinEventSyncInterval,
 			DryRun:             cfg.DryRun,
 			Observer:           observers,
-			Notifier:           viewNotifier(notify, spec, i == 0),
+			Notifier:           viewNotifier(notify, spec),
+			QuietProblems:      i > 0,
 		}, viewLog)
 		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
 	}
@@ -265,11 +274,22 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
+// backends are the DNS servers a provider writes into that zonekeeper runs itself.
+type backends struct {
+	dnsServer *dnsserver.Server
+}
+
 // buildProvider builds the provider instance of a view (spec is nil without views).
-func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spec) (provider.Provider, error) {
+func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spec, be backends) (provider.Provider, error) {
 	switch cfg.Provider {
 	case "inmemory":
 		return inmemory.New(cfg.InMemoryZones...), nil
+	case "builtin":
+		p, err := builtin.New(be.dnsServer, builtinView(spec))
+		if err != nil {
+			return nil, fmt.Errorf("--provider=builtin: %w", err)
+		}
+		return p, nil
 	case "coredns", "skydns":
 		ccfg, err := coredns.ConfigFromEnv()
 		if err != nil {

@@ -97,19 +97,18 @@ func publicAddress(cfg config.Config, specs []*view.Spec) (view.AddressSource, e
 	return static, nil
 }
 
-// viewNotifier tells object owners about one view. Problems in the input are the same in every view,
-// so only the first view reports them; the others prefix what they report with the view's name.
-func viewNotifier(n controller.Notifier, spec *view.Spec, first bool) controller.Notifier {
+// viewNotifier tells object owners about one view, naming it in what it reports. (Problems in the
+// input are the same in every view; only the first view's controller reports them.)
+func viewNotifier(n controller.Notifier, spec *view.Spec) controller.Notifier {
 	if n == nil || spec == nil {
 		return n
 	}
-	return &namedViewNotifier{inner: n, view: spec.Name, problems: first}
+	return &namedViewNotifier{inner: n, view: spec.Name}
 }
 
 type namedViewNotifier struct {
-	inner    controller.Notifier
-	view     string
-	problems bool
+	inner controller.Notifier
+	view  string
 }
 
 func (v *namedViewNotifier) Published(resource string, records []*endpoint.Endpoint) {
@@ -124,8 +123,4 @@ func (v *namedViewNotifier) Conflict(resource string, message string) {
 	v.inner.Conflict(resource, "view "+v.view+": "+message)
 }
 
-func (v *namedViewNotifier) InvalidInput(p endpoint.Problem) {
-	if v.problems {
-		v.inner.InvalidInput(p)
-	}
-}
+func (v *namedViewNotifier) InvalidInput(p endpoint.Problem) { v.inner.InvalidInput(p) }

@@ -36,6 +36,18 @@ type Config struct {
 	CoreDNSPrefix string
 	InMemoryZones []string
 
+	// Built-in DNS server (--provider=builtin).
+	BuiltinListen          []string
+	BuiltinZones           []string
+	BuiltinNS              []string
+	BuiltinSOARName        string
+	BuiltinSOAMinimum      time.Duration
+	BuiltinZoneFiles       []string
+	BuiltinTSIGKeyFile     string
+	BuiltinAXFRAllow       []string
+	BuiltinMaxUDPSize      int
+	BuiltinUseClientSubnet bool
+
 	// PowerDNS provider.
 	PDNSServer        string
 	PDNSServerID      string

@@ -73,10 +73,20 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
 	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets")
 
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: coredns (alias skydns), rfc2136, pdns, inmemory")
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory")
 	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
 	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
 
+	list(&cfg.BuiltinListen, "builtin-listen", "address the built-in DNS server serves on, UDP and TCP (repeatable; port 53 needs NET_BIND_SERVICE)")
+	list(&cfg.BuiltinZones, "builtin-zone", "zone the built-in server is authoritative for (repeatable; default: the --domain-filter values)")
+	list(&cfg.BuiltinNS, "builtin-ns", "NS host name of every zone apex (repeatable; default ns1.<zone>)")
+	fs.StringVar(&cfg.BuiltinSOARName, "builtin-soa-rname", cfg.BuiltinSOARName, "SOA mailbox (default hostmaster.<zone>)")
+	fs.DurationVar(&cfg.BuiltinSOAMinimum, "builtin-soa-minimum", cfg.BuiltinSOAMinimum, "negative-caching TTL of NXDOMAIN and NODATA answers")
+	list(&cfg.BuiltinZoneFiles, "builtin-zone-file", "[VIEW=]PATH: master file of static records served beside zonekeeper's (repeatable)")
+	fs.StringVar(&cfg.BuiltinTSIGKeyFile, "builtin-tsig-key-file", cfg.BuiltinTSIGKeyFile, "tsig-keygen key file(s) for AXFR")
+	list(&cfg.BuiltinAXFRAllow, "builtin-axfr-allow", "CIDR=KEYNAME: secondaries allowed to transfer the zones, signing with the key (repeatable)")
+	fs.IntVar(&cfg.BuiltinMaxUDPSize, "builtin-max-udp-size", cfg.BuiltinMaxUDPSize, "largest UDP answer; larger ones are truncated and retried over TCP")
+	fs.BoolVar(&cfg.BuiltinUseClientSubnet, "builtin-use-client-subnet", cfg.BuiltinUseClientSubnet, "pick the view by the EDNS client-subnet option (only behind a trusted resolver)")
 	fs.StringVar(&cfg.PDNSServer, "pdns-server", cfg.PDNSServer, "PowerDNS API URL")
 	fs.StringVar(&cfg.PDNSServerID, "pdns-server-id", cfg.PDNSServerID, "PowerDNS server id")
 	fs.StringVar(&cfg.PDNSAPIKey, "pdns-api-key", cfg.PDNSAPIKey, "PowerDNS API key (prefer --pdns-api-key-file or EXTERNAL_DNS_PDNS_API_KEY)")
@@ -226,11 +236,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	switch c.Provider {
-	case "coredns", "skydns", "inmemory", "rfc2136", "pdns":
+	case "coredns", "skydns", "inmemory", "rfc2136", "pdns", "builtin":
 	case "":
-		errs = append(errs, errors.New("--provider: a provider is required (coredns, rfc2136, pdns, inmemory)"))
+		errs = append(errs, errors.New("--provider: a provider is required (coredns, rfc2136, pdns, builtin, inmemory)"))
 	default:
-		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: coredns, rfc2136, pdns, inmemory)", c.Provider))
+		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: coredns, rfc2136, pdns, builtin, inmemory)", c.Provider))
 	}
 	switch c.Registry {
 	case "txt", "noop":

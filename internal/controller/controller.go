@@ -30,6 +30,9 @@ type Settings struct {
 	Debounce time.Duration
 	// DryRun computes and logs changes without applying them.
 	DryRun bool
+	// QuietProblems leaves input problems unreported: with several views the same input reaches every
+	// view's controller, and one of them reports it.
+	QuietProblems bool
 	// Observer and Notifier are optional.
 	Observer Observer
 	Notifier Notifier

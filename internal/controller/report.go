@@ -38,6 +38,9 @@ func (r *reportedSet) fresh(kind string, keys []string) []bool {
 }
 
 func (c *Controller) reportProblems(problems []endpoint.Problem) {
+	if c.settings.QuietProblems {
+		return
+	}
 	keys := make([]string, len(problems))
 	for i, p := range problems {
 		keys[i] = p.Error()
