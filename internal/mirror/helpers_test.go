@@ -200,3 +200,14 @@ const (
 	cnameValue = `{"host":"lb.example.net","ttl":300,"targetstrip":1}`
 	txtValue   = `{"text":"\"heritage=external-dns,external-dns/owner=e2e,external-dns/resource=ingress/default/web\"","targetstrip":1}`
 )
+
+func tlsClient(t *testing.T, endpoint string, p pki) *clientv3.Client {
+	t.Helper()
+	s := Side{Name: "dst", Endpoints: []string{endpoint}, CAFile: p.ca, CertFile: p.clientCert, KeyFile: p.clientKey}
+	c, err := s.Client(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
