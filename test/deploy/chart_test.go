@@ -295,6 +295,25 @@ aws:
 		checkFlagsKnown(t, ctr.Args)
 	})
 
+	t.Run("cdk-synthesized", func(t *testing.T) {
+		// The values deploy/examples/cdk hands to addHelmChart, as `cdk synth` wrote them into the template.
+		values := `{"provider":{"name":"aws"},"aws":{"region":"eu-west-1","zoneType":"public"},"serviceAccount":{"create":false,"name":"external-dns-sa"},"rbac":{"create":true},"sources":["service","ingress"],"domainFilters":["example.com"],"policy":"sync","registry":"txt","txtOwnerId":"external-dns","replicaCount":2,"podDisruptionBudget":{"enabled":true}}`
+		objs := mustHelmTemplate(t, chartRender{release: "external-dns", namespace: "external-dns-cdk", values: values})
+		c.apply(t, objs)
+		d := deployment(t, objs)
+		ctr := container(t, d)
+		wantArgs(t, ctr.Args, "--provider=aws", "--aws-zone-type=public", "--leader-elect", "--domain-filter=example.com")
+		if d.Spec.Template.Spec.ServiceAccountName != "external-dns-sa" || countKind(objs, "ServiceAccount") != 0 {
+			t.Errorf("the ServiceAccount made by addServiceAccount must be used, not created: %q", d.Spec.Template.Spec.ServiceAccountName)
+		}
+		crb := typed[rbacv1.ClusterRoleBinding](t, find(t, objs, "ClusterRoleBinding", ""))
+		if crb.Subjects[0].Name != "external-dns-sa" {
+			t.Errorf("RBAC bound to %q", crb.Subjects[0].Name)
+		}
+		find(t, objs, "PodDisruptionBudget", "")
+		wantSecureDefaults(t, d)
+	})
+
 	t.Run("namespaced", func(t *testing.T) {
 		objs := mustHelmTemplate(t, chartRender{release: "zk", namespace: "team-a", values: homeLabValues, set: []string{"namespaced=true"}})
 		c.apply(t, objs)
