@@ -70,7 +70,10 @@ func (e *emu) listAll(t testing.TB, zoneID string) []types.ResourceRecordSet {
 	t.Helper()
 	var out []types.ResourceRecordSet
 	p := route53.NewListResourceRecordSetsPaginator(e.r53, &route53.ListResourceRecordSetsInput{HostedZoneId: aws.String(zoneID), MaxItems: aws.Int32(300)})
-	for p.HasMorePages() {
+	for pages := 0; p.HasMorePages(); pages++ {
+		if pages > 1000 {
+			t.Fatalf("ListResourceRecordSets: pagination does not end")
+		}
 		page, err := p.NextPage(context.Background())
 		if err != nil {
 			t.Fatalf("ListResourceRecordSets: %v", err)

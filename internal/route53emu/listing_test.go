@@ -70,6 +70,9 @@ func TestListResourceRecordSetsPagination(t *testing.T) {
 				t.Fatal(err)
 			}
 			pages++
+			if pages > 100 {
+				t.Fatalf("MaxItems %d: pagination does not end", size)
+			}
 			if len(page.ResourceRecordSets) > int(size) {
 				t.Fatalf("page of %d sets with MaxItems %d", len(page.ResourceRecordSets), size)
 			}
