@@ -288,10 +288,12 @@ func TestDiscovererStopsOnCancel(t *testing.T) {
 	before := runtime.NumGoroutine()
 
 	ctx, cancel := context.WithCancel(context.Background())
-	d := mustNew(t, Config{EchoURL: echo.URL, STUNServer: stun.Addr, RefreshInterval: time.Millisecond, Order: []string{KindSTUN, KindEcho}})
+	d := mustNew(t, Config{EchoURL: echo.URL, STUNServer: stun.Addr, RefreshInterval: time.Millisecond})
 	d.Start(ctx)
 	d.Start(ctx) // a second Start does nothing
-	// Make STUN hang so cancel lands in the middle of a lookup, with echo's connection idle.
+	// Echo fails (leaving a kept-alive connection idle) and STUN hangs, so cancel lands in the middle
+	// of a lookup.
+	echo.Set(http.StatusBadGateway, "")
 	stun.set(func(s *stunServer) { s.mode = stunAnswerNothing })
 	for n := stun.Requests(); stun.Requests() < n+3; {
 		time.Sleep(time.Millisecond)

@@ -1,6 +1,8 @@
 package publicip
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -73,4 +75,23 @@ func TestEchoSourceURLChecks(t *testing.T) {
 	if n := s.Name(); strings.Contains(n, "s3cret") || strings.Contains(n, "abc123") || !strings.HasPrefix(n, "http https://user:xxxxx@router.lan/wan") {
 		t.Fatalf("name %q", n)
 	}
+}
+
+// A server that never stops talking costs a bounded read, not memory.
+func TestEchoSourceEndlessBody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := []byte(strings.Repeat("1", 4096))
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	s, err := NewEchoSource(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	wantLookupError(t, s, "answered more than 256 bytes")
 }

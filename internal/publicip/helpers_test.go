@@ -298,3 +298,11 @@ func lookupOK(t *testing.T, s Source) []netip.Addr {
 	}
 	return addrs
 }
+
+func addrsString(addrs []netip.Addr) string {
+	s := make([]string, len(addrs))
+	for i, a := range addrs {
+		s[i] = a.String()
+	}
+	return strings.Join(s, ",")
+}
