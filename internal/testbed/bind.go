@@ -103,9 +103,13 @@ func StartBIND(t testing.TB, cfg BINDConfig) *BIND {
 		t.Fatalf("named: %v", err)
 	}
 	t.Cleanup(b.proc.stop)
-	// Ready when it answers over TCP; with key-matched views an unsigned query gets REFUSED, which is
-	// an answer too.
+	// Ready when every zone is loaded (named -g logs it; before that an UPDATE gets SERVFAIL, which a
+	// loaded machine made visible) and it answers over TCP; with key-matched views an unsigned query
+	// gets REFUSED, which is an answer too.
 	err := waitFor(b.proc, 20*time.Second, func(ctx context.Context) error {
+		if !strings.Contains(b.proc.log(), "all zones loaded") {
+			return fmt.Errorf("zones not loaded yet")
+		}
 		m := new(dns.Msg)
 		m.SetQuestion(".", dns.TypeSOA)
 		c := &dns.Client{Net: "tcp", Timeout: time.Second}
