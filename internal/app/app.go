@@ -17,6 +17,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/health"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
+	"github.com/zonekeeper/zonekeeper/internal/mirror"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 )
 
@@ -32,6 +33,7 @@ const usage = `zonekeeper keeps DNS records in step with Kubernetes Services and
 Usage:
   zonekeeper [flags]        run the controller (or one reconcile with --once)
   zonekeeper plan [flags]   print the changes a run would make; exit 0 if none, 2 if some, 1 on error
+  zonekeeper mirror [flags] copy an etcd prefix to another with rewrite rules (replaces etcd-injector)
   zonekeeper version
 
 Flags are external-dns's; run 'zonekeeper -h' for the list.
@@ -51,6 +53,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		return runController(ctx, args, stdout, stderr, getenv)
 	case "plan":
 		return runPlan(ctx, args, stdout, stderr, getenv)
+	case "mirror":
+		return mirror.Main(ctx, args, stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, "zonekeeper", Version)
 		return ExitOK
