@@ -26,6 +26,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
+	"github.com/zonekeeper/zonekeeper/internal/publicip"
 	"github.com/zonekeeper/zonekeeper/internal/registry"
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
@@ -84,7 +85,7 @@ func (m multiObserver) Reconciled(r controller.Report) {
 }
 
 func needsKube(cfg config.Config) bool {
-	if cfg.LeaderElect {
+	if cfg.LeaderElect || cfg.PublicIPFromNode != "" || cfg.PublicIPFromService != "" {
 		return true
 	}
 	for _, s := range cfg.Sources {
@@ -128,7 +129,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if crd != nil && !cfg.DryRun {
 		observers = append(observers, status.NewDNSEndpointWriter(kube.dynamic, crd, log))
 	}
-	address, err := publicAddress(cfg, specs)
+	var ipMetrics publicip.Metrics
+	if obs.metrics != nil {
+		ipMetrics = obs.metrics.PublicAddress()
+	}
+	address, err := publicAddress(ctx, cfg, specs, kube.client, log, ipMetrics)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,17 @@
 package app
 
 import (
+	"context"
 	"fmt"
-	"net/netip"
+	"log/slog"
 	"strings"
+
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/publicip"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/view"
 )
@@ -63,38 +67,69 @@ func viewSource(src source.Source, spec *view.Spec, address view.AddressSource) 
 	return view.NewSource(src, *spec, address)
 }
 
-// publicAddress is the public address source for views with targets=public: --public-ip.
-func publicAddress(cfg config.Config, specs []*view.Spec) (view.AddressSource, error) {
+// publicAddress is the public address source for views with targets=public: --public-ip, and the
+// discovery sources (a Node, a Service, an HTTP echo URL, STUN), looked up again every refresh.
+func publicAddress(ctx context.Context, cfg config.Config, specs []*view.Spec, kube kubernetes.Interface, log *slog.Logger, m publicip.Metrics) (view.AddressSource, error) {
 	needed := false
 	for _, s := range specs {
 		needed = needed || (s != nil && s.Targets == view.TargetsPublic)
 	}
-	if len(cfg.PublicIP) == 0 {
+	static, err := publicip.ParseStatic(cfg.PublicIP)
+	if err != nil {
+		return nil, fmt.Errorf("--public-ip: %w", err)
+	}
+	pc := publicip.Config{
+		Static: static, Kube: kube, NodeName: cfg.PublicIPFromNode, EchoURL: cfg.PublicIPEchoURL,
+		STUNServer: cfg.PublicIPSTUNServer, Order: splitList(cfg.PublicIPSourceOrder),
+		RefreshInterval: cfg.PublicIPRefreshInterval, LookupTimeout: cfg.PublicIPLookupTimeout,
+		AllowPrivate: cfg.PublicIPAllowPrivate, Logger: log, Metrics: m,
+	}
+	if cfg.PublicIPFromService != "" {
+		if pc.ServiceNamespace, pc.ServiceName, err = publicip.ParseServiceRef(cfg.PublicIPFromService); err != nil {
+			return nil, fmt.Errorf("--public-ip-from-service: %w", err)
+		}
+	}
+	if !pc.Enabled() {
 		if needed {
-			return nil, fmt.Errorf("a view has targets=public: set the public address with --public-ip")
+			return nil, fmt.Errorf("a view has targets=public: set --public-ip or one of --public-ip-from-node, --public-ip-from-service, --public-ip-echo-url, --public-ip-stun-server")
 		}
 		return nil, nil
 	}
-	var addr view.Address
-	for _, raw := range cfg.PublicIP {
-		a, err := netip.ParseAddr(strings.TrimSpace(raw))
-		if err != nil {
-			return nil, fmt.Errorf("--public-ip=%s: not an IP address", raw)
-		}
-		a = a.Unmap()
-		switch {
-		case a.Is4() && !addr.V4.IsValid():
-			addr.V4 = a
-		case a.Is6() && !addr.V6.IsValid():
-			addr.V6 = a
-		default:
-			return nil, fmt.Errorf("--public-ip=%s: one IPv4 and one IPv6 address at most", raw)
+	d, err := publicip.New(pc)
+	if err != nil {
+		return nil, err
+	}
+	d.Start(ctx)
+	return discoveredAddress{d}, nil
+}
+
+// splitList accepts a repeatable flag whose values may also be comma-separated.
+func splitList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
 		}
 	}
-	addr.Source = "static (--public-ip)"
-	static := &view.StaticAddress{}
-	static.Set(addr)
-	return static, nil
+	return out
+}
+
+// discoveredAddress adapts the discoverer to the views' AddressSource.
+type discoveredAddress struct{ d *publicip.Discoverer }
+
+func toView(a publicip.Address) view.Address {
+	return view.Address{V4: a.V4, V6: a.V6, Source: a.Source}
+}
+
+func (x discoveredAddress) Current() (view.Address, bool) {
+	a, ok := x.d.Current()
+	return toView(a), ok
+}
+
+func (x discoveredAddress) Subscribe(fn func(view.Address)) {
+	x.d.Subscribe(func(a publicip.Address) { fn(toView(a)) })
 }
 
 // viewNotifier tells object owners about one view, naming it in what it reports. (Problems in the

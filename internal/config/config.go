@@ -108,6 +108,15 @@ type Config struct {
 	ViewTSIGKeyName    []string
 	ViewTSIGSecretFile []string
 	PublicIP           []string
+	// Public address discovery (internal/publicip).
+	PublicIPFromNode        string
+	PublicIPFromService     string
+	PublicIPEchoURL         string
+	PublicIPSTUNServer      string
+	PublicIPSourceOrder     []string
+	PublicIPRefreshInterval time.Duration
+	PublicIPLookupTimeout   time.Duration
+	PublicIPAllowPrivate    bool
 
 	// Operations.
 	MetricsAddress           string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/publicip"
 )
 
 // Metrics holds every collector.
@@ -39,6 +40,7 @@ type Metrics struct {
 	providerErrors  *prometheus.CounterVec
 	providerLatency *prometheus.HistogramVec
 	isLeader        prometheus.Gauge
+	publicIP        publicip.Metrics
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -90,6 +92,9 @@ func New(version string) *Metrics {
 	f(m.providerLatency)
 	m.isLeader = gauge(f, "zonekeeper", "", "leader", "1 when this replica is the leader (or leader election is off), 0 otherwise.")
 
+	// Registration fails only for duplicates, which a fresh registry cannot have.
+	m.publicIP, _ = publicip.NewPrometheusMetrics(r)
+
 	buildInfo := prometheus.NewGaugeVec(prometheus.GaugeOpts{
 		Name: "external_dns_build_info", Help: "Build information; always 1.",
 	}, []string{"version", "go_version", "os", "arch"})
@@ -116,6 +121,9 @@ func counter(f func(prometheus.Collector), ns, sub, name, help string) prometheu
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{Registry: m.registry})
 }
+
+// PublicAddress returns the metrics of public address discovery.
+func (m *Metrics) PublicAddress() publicip.Metrics { return m.publicIP }
 
 // SetLeader records whether this replica leads.
 func (m *Metrics) SetLeader(leader bool) {
