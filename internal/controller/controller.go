@@ -11,6 +11,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/registry"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
@@ -132,8 +133,12 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		return Outcome{}, err
 	}
 	report.Current = len(current)
+	desired := res.Endpoints
+	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
+		desired = adj.AdjustEndpoints(desired)
+	}
 	result := plan.Calculate(plan.Input{
-		Desired:            res.Endpoints,
+		Desired:            desired,
 		Current:            current,
 		OwnerID:            c.settings.OwnerID,
 		Policy:             c.settings.Policy,

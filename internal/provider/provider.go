@@ -25,6 +25,14 @@ type Provider interface {
 	Capabilities() Capabilities
 }
 
+// EndpointAdjuster is implemented by providers that store some desired endpoints in another form than
+// the sources produce (Route 53 stores a CNAME to a load balancer as an A ALIAS). AdjustEndpoints
+// returns the desired endpoints as Records will list them once written, so that planning does not
+// churn; it must not modify its argument.
+type EndpointAdjuster interface {
+	AdjustEndpoints(desired []*endpoint.Endpoint) []*endpoint.Endpoint
+}
+
 // Capabilities are the features a backend declares, in the style of DNSControl.
 type Capabilities struct {
 	// RecordTypes the backend can store.

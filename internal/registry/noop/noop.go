@@ -29,3 +29,18 @@ func (r *Registry) ApplyChanges(ctx context.Context, c *plan.Changes) error {
 
 // OwnerID implements registry.Registry; the empty owner makes the plan treat unowned records as ours.
 func (r *Registry) OwnerID() string { return "" }
+
+// Invalidate forwards to a provider with a cache of its own.
+func (r *Registry) Invalidate() {
+	if inv, ok := r.provider.(interface{ Invalidate() }); ok {
+		inv.Invalidate()
+	}
+}
+
+// AdjustEndpoints forwards to the provider, like the TXT registry.
+func (r *Registry) AdjustEndpoints(eps []*endpoint.Endpoint) []*endpoint.Endpoint {
+	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {
+		return adj.AdjustEndpoints(eps)
+	}
+	return eps
+}

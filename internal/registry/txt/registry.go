@@ -101,11 +101,24 @@ func (r *Registry) CachedRecords() (eps []*endpoint.Endpoint, ok bool) {
 	return r.fold(r.state), true
 }
 
-// Invalidate drops the cache, so the next Records or ApplyChanges lists the provider again.
+// Invalidate drops the cache, so the next Records or ApplyChanges lists the provider again; a provider
+// with a cache of its own (Route 53's zone contents) drops it too.
 func (r *Registry) Invalidate() {
 	r.mu.Lock()
 	r.state = nil
 	r.mu.Unlock()
+	if inv, ok := r.provider.(interface{ Invalidate() }); ok {
+		inv.Invalidate()
+	}
+}
+
+// AdjustEndpoints lets the provider put desired endpoints into the form its Records returns (Route 53
+// turns a CNAME to a load balancer into an A ALIAS), so that the plan compares like with like.
+func (r *Registry) AdjustEndpoints(eps []*endpoint.Endpoint) []*endpoint.Endpoint {
+	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {
+		return adj.AdjustEndpoints(eps)
+	}
+	return eps
 }
 
 func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, bool) {
