@@ -16,6 +16,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/health"
+	"github.com/zonekeeper/zonekeeper/internal/logging"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/mirror"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -89,7 +90,7 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	if !ok {
 		return code
 	}
-	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
 	log.Info("Starting zonekeeper", "version", Version, "sources", cfg.Sources, "provider", cfg.Provider,
 		"registry", cfg.Registry, "owner", cfg.TXTOwnerID, "policy", cfg.Policy, "interval", cfg.Interval.String(),
 		"dryRun", cfg.DryRun, "once", cfg.Once)
@@ -160,7 +161,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		fmt.Fprintln(stderr, "zonekeeper plan: --provider=builtin keeps its records in the running zonekeeper only: there is nothing to compare with")
 		return ExitError
 	}
-	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
 	p, err := build(ctx, cfg, log, getenv, observability{})
 	if err != nil {
 		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)

@@ -11,9 +11,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/logging"
 )
 
 // Main runs `zonekeeper mirror` with args (without "mirror") and returns the exit code: 0 on success
@@ -34,7 +34,7 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		fmt.Fprintf(stderr, "zonekeeper mirror: %v\n", err)
 		return 1
 	}
-	log := newLogger(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
 	for _, w := range cfg.Warnings() {
 		log.Warn(w)
 	}
@@ -73,24 +73,4 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 	}
 	log.Info("Stopped")
 	return 0
-}
-
-// newLogger builds the logger from --log-level and --log-format (as zonekeeper's).
-func newLogger(w io.Writer, level, format string) *slog.Logger {
-	var l slog.Level
-	switch strings.ToLower(level) {
-	case "debug", "trace":
-		l = slog.LevelDebug
-	case "warn", "warning":
-		l = slog.LevelWarn
-	case "error", "fatal", "panic":
-		l = slog.LevelError
-	default:
-		l = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: l}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
@@ -198,28 +199,7 @@ func rrValue(rr dns.RR) string {
 	case *dns.CNAME:
 		return canonicalTarget(endpoint.RecordTypeCNAME, v.Target)
 	case *dns.TXT:
-		return unescapeTXT(strings.Join(v.Txt, ""))
+		return dnstext.Unescape(strings.Join(v.Txt, ""))
 	}
 	return rr.String()
 }
-
-// unescapeTXT undoes miekg/dns's presentation escaping of TXT strings (\" , \\ and \DDD).
-func unescapeTXT(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
-			b.WriteByte((s[i+1]-'0')*100 + (s[i+2]-'0')*10 + (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i+1])
-		i++
-	}
-	return b.String()
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

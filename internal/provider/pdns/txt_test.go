@@ -6,6 +6,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 )
@@ -92,7 +93,7 @@ func TestTXTRoundTripThroughPowerDNS(t *testing.T) {
 		var wire []string
 		for _, rr := range s.lookup(t, e.DNSName, dns.TypeTXT) {
 			if txt, ok := rr.(*dns.TXT); ok {
-				wire = append(wire, presentationBytes(strings.Join(txt.Txt, "")))
+				wire = append(wire, dnstext.Unescape(strings.Join(txt.Txt, "")))
 			}
 		}
 		if len(wire) != 1 || wire[0] != want {
@@ -102,23 +103,4 @@ func TestTXTRoundTripThroughPowerDNS(t *testing.T) {
 	if seen != len(byName) {
 		t.Fatalf("Records listed %d of %d TXT records", seen, len(byName))
 	}
-}
-
-// presentationBytes undoes miekg/dns's escaping of TXT strings (\X and \DDD).
-func presentationBytes(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
-			b.WriteByte((s[i+1]-'0')*100 + (s[i+2]-'0')*10 + (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i+1])
-		i++
-	}
-	return b.String()
 }

@@ -2,6 +2,8 @@ package rfc2136
 
 import (
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 )
 
 // A TXT target is stored verbatim: its bytes are the record's text, split into strings of at most 255
@@ -49,30 +51,7 @@ func escapeTXT(s string) string {
 func txtText(strs []string) string {
 	var b strings.Builder
 	for _, s := range strs {
-		b.WriteString(unescapeTXT(s))
+		b.WriteString(dnstext.Unescape(s))
 	}
 	return b.String()
 }
-
-func unescapeTXT(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' || i+1 >= len(s) {
-			b.WriteByte(s[i])
-			continue
-		}
-		if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
-			b.WriteByte((s[i+1]-'0')*100 + (s[i+2]-'0')*10 + (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i+1])
-		i++
-	}
-	return b.String()
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,4 +1,6 @@
-package app
+// Package logging builds the process logger from --log-level and --log-format, for every zonekeeper
+// command.
+package logging
 
 import (
 	"io"
@@ -6,8 +8,9 @@ import (
 	"strings"
 )
 
-// newLogger builds the process logger from --log-level and --log-format.
-func newLogger(w io.Writer, level, format string) *slog.Logger {
+// New returns a log/slog logger writing text or JSON ("json") at the given level. external-dns's level
+// names are accepted: trace is debug, fatal and panic are error.
+func New(w io.Writer, level, format string) *slog.Logger {
 	var l slog.Level
 	switch strings.ToLower(level) {
 	case "debug", "trace":
