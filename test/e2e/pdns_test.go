@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"sort"
 	"strings"
@@ -14,21 +13,13 @@ import (
 	"github.com/miekg/dns"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/zonekeeper/zonekeeper/internal/controller"
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
-// An Ingress on a real kube-apiserver is published to a real PowerDNS 4.7 through the whole pipeline
-// (ingress informer source → TXT registry → plan → pdns provider), checked through the PowerDNS API
-// and over DNS; a status IP change reaches PowerDNS through an event (resync is 1h); deleting the
-// Ingress removes its records under sync; a record already in the zone is never touched.
-//
-// The pipeline is wired by hand, as internal/app/build.go would for
-// --provider=pdns --pdns-server=URL --pdns-api-key=KEY --domain-filter=example.com --registry=txt.
+// An Ingress on a real kube-apiserver is published to a real PowerDNS 4.7 by zonekeeper run with
+// external-dns's pdns flags (the API key from the environment, as from a Secret), checked through the
+// PowerDNS API and over DNS; a status IP change reaches PowerDNS through an event (resync is 1h);
+// deleting the Ingress removes its records under sync; a record already in the zone is never touched.
 func TestIngressPublishedToPowerDNS(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
 	pd := testbed.StartPowerDNS(t, "example.com")
@@ -36,41 +27,9 @@ func TestIngressPublishedToPowerDNS(t *testing.T) {
 	seedPowerDNS(t, pd, "manual.example.com.", "A", "10.8.8.8")
 	ing := e.createIngress(t, ingress("nginx-test-ingress", "default", nil, "dev1.example.com"), "192.168.10.51")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	logs := &testbed.LogBuffer{}
-	done := make(chan error, 1)
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			t.Error("controller did not stop within 15 s")
-		}
-		if t.Failed() {
-			t.Logf("zonekeeper log:\n%s\npdns_server log:\n%s", tail(logs.String(), 8000), tail(pd.Log(), 4000))
-		}
-	})
-	src, err := source.NewIngress(ctx, e.client, source.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prov, err := pdns.New(pdns.Config{Server: pd.APIURL, APIKey: pd.APIKey, DomainFilter: []string{"example.com"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := txt.New(prov, txt.Config{OwnerID: "e2e", CacheInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	filter, err := plan.NewDomainFilter([]string{"example.com"}, nil, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctrl := controller.New(src, reg, controller.Settings{
-		OwnerID: reg.OwnerID(), Policy: plan.PolicySync, DomainFilter: filter,
-		Interval: time.Hour, Debounce: 100 * time.Millisecond,
-	}, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	go func() { done <- ctrl.Run(ctx) }()
+	t.Setenv("EXTERNAL_DNS_PDNS_API_KEY", pd.APIKey)
+	z := e.start(t, "--source=ingress", "--provider=pdns", "--pdns-server="+pd.APIURL,
+		"--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
 
 	owner := ownership("e2e", "ingress/default/nginx-test-ingress")
 	expectPowerDNS(t, pd, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
@@ -92,7 +51,7 @@ func TestIngressPublishedToPowerDNS(t *testing.T) {
 	expectPowerDNS(t, pd, 5*time.Second, "dev1.example.com", dns.TypeA)
 	expectPowerDNS(t, pd, time.Second, "a-dev1.example.com", dns.TypeTXT)
 	expectPowerDNS(t, pd, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
-	if strings.Contains(logs.String(), pd.APIKey) {
+	if strings.Contains(z.log.String(), pd.APIKey) {
 		t.Error("the API key appears in the log")
 	}
 }

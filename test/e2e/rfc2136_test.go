@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"sort"
 	"strings"
 	"testing"
@@ -12,19 +11,13 @@ import (
 	"github.com/miekg/dns"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/zonekeeper/zonekeeper/internal/controller"
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
-// An Ingress on a real kube-apiserver is published to a real BIND through the whole pipeline —
-// ingress source, TXT registry, rfc2136 provider, controller — built as internal/app builds it (the
-// provider is not wired into app yet). BIND answers the status IP, follows a status change through an
-// event, and loses the records when the Ingress is deleted under the sync policy; a record someone
-// else put in the zone stays.
+// An Ingress on a real kube-apiserver is published to a real BIND by zonekeeper run with external-dns's
+// rfc2136 flags (the secret from the environment, as from a Secret). BIND answers the status IP,
+// follows a status change through an event, and loses the records when the Ingress is deleted under
+// the sync policy; a record someone else put in the zone stays, and the secret never reaches the log.
 func TestIngressPublishedToBIND(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
 	e := &env{kube: kube, client: kube.Client(t)}
@@ -32,47 +25,13 @@ func TestIngressPublishedToBIND(t *testing.T) {
 	bind := testbed.StartBIND(t, testbed.BINDConfig{Keys: []testbed.TSIGKey{key}, Zones: []testbed.BINDZone{{
 		Name: "example.com", UpdateKey: key.Name, TransferKey: key.Name, Records: []string{"manual IN A 10.8.8.8"},
 	}}})
-
 	ing := e.createIngress(t, ingress("nginx-test-ingress", "default", nil, "dev1.example.com"), "192.168.10.51")
 
-	ctx, cancel := context.WithCancel(context.Background())
-	logs := &testbed.LogBuffer{}
-	done := make(chan error, 1)
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		if t.Failed() {
-			t.Logf("controller log:\n%s\nnamed log:\n%s", tail(logs.String(), 6000), tail(bind.Log(), 6000))
-		}
-	})
-	src, err := source.NewIngress(ctx, e.client, source.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The flags: --provider=rfc2136 --rfc2136-host=127.0.0.1 --rfc2136-port=PORT
-	// --rfc2136-zone=example.com --rfc2136-tsig-keyname=zonekeeper-key --rfc2136-tsig-secret=…
-	// --rfc2136-tsig-secret-alg=hmac-sha256 --rfc2136-tsig-axfr
 	host, port := splitAddr(t, bind.Addr)
-	prov, err := rfc2136.New(rfc2136.Config{
-		Hosts: []string{host}, Port: port, Zones: []string{"example.com"},
-		TSIGKeyName: key.Name, TSIGSecret: key.Secret, TSIGSecretAlg: key.Algorithm, TSIGAXFR: true,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := txt.New(prov, txt.Config{OwnerID: "e2e", CacheInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	filter, err := plan.NewDomainFilter([]string{"example.com"}, nil, "", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctrl := controller.New(src, reg, controller.Settings{
-		OwnerID: "e2e", Policy: plan.PolicySync, DomainFilter: filter,
-		Interval: time.Hour, Debounce: 100 * time.Millisecond,
-	}, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	go func() { done <- ctrl.Run(ctx) }()
+	t.Setenv("EXTERNAL_DNS_RFC2136_TSIG_SECRET", key.Secret)
+	z := e.start(t, "--source=ingress", "--provider=rfc2136", "--rfc2136-host="+host, fmt.Sprintf("--rfc2136-port=%d", port),
+		"--rfc2136-zone=example.com", "--rfc2136-tsig-keyname="+key.Name, "--rfc2136-tsig-secret-alg=hmac-sha256",
+		"--rfc2136-tsig-axfr", "--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
 
 	expectBIND(t, bind.Addr, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
 	expectBIND(t, bind.Addr, time.Second, "a-dev1.example.com", dns.TypeTXT, ownership("e2e", "ingress/default/nginx-test-ingress"))
@@ -87,7 +46,7 @@ func TestIngressPublishedToBIND(t *testing.T) {
 	expectBIND(t, bind.Addr, 5*time.Second, "dev1.example.com", dns.TypeA)
 	expectBIND(t, bind.Addr, time.Second, "a-dev1.example.com", dns.TypeTXT)
 	expectBIND(t, bind.Addr, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
-	if strings.Contains(logs.String(), key.Secret) {
+	if strings.Contains(z.log.String(), key.Secret) {
 		t.Fatal("the TSIG secret is in the log")
 	}
 }
