@@ -1,0 +1,80 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// buildZonekeeper compiles the command once per test binary run.
+func buildZonekeeper(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "zonekeeper")
+	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/zonekeeper")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The leader is killed outright (SIGKILL: no lease release, as in a node crash); the follower takes
+// over once the lease expires and publishes an Ingress created after the kill, within the lease
+// duration plus a retry period or two.
+func TestLeaderKilledFollowerTakesOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	e := startEnv(t)
+	bin := buildZonekeeper(t)
+	const lease = 4 * time.Second
+	start := func(name string) (*exec.Cmd, *testbed.LogBuffer) {
+		out := &testbed.LogBuffer{}
+		cmd := exec.Command(bin, "--kubeconfig="+e.kube.Kubeconfig, "--source=ingress", "--provider=coredns",
+			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync", "--metrics-address=",
+			"--leader-elect", "--leader-elect-namespace=default", fmt.Sprintf("--leader-elect-lease-duration=%s", lease),
+			"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
+		cmd.Env = append(os.Environ(), "ETCD_URLS="+e.dnsEtcd.Endpoint)
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			_, _ = cmd.Process.Wait()
+			if t.Failed() {
+				t.Logf("%s log:\n%s", name, tail(out.String(), 4000))
+			}
+		})
+		return cmd, out
+	}
+	e.createIngress(t, ingress("first", "default", nil, "first.example.com"), "192.0.2.90")
+	leader, leaderLog := start("leader")
+	e.expectAnswer(t, converge, "first.example.com", dns.TypeA, "192.0.2.90")
+	_, followerLog := start("follower")
+	eventually(t, converge, "follower follows", func() error {
+		if !strings.Contains(followerLog.String(), "Following the leader") {
+			return fmt.Errorf("not yet")
+		}
+		return nil
+	})
+	if !strings.Contains(leaderLog.String(), "Became the leader") {
+		t.Fatal("the first process never led")
+	}
+
+	if err := leader.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	e.createIngress(t, ingress("second", "default", nil, "second.example.com"), "192.0.2.91")
+	e.expectAnswer(t, lease+3*time.Second, "second.example.com", dns.TypeA, "192.0.2.91")
+	t.Logf("published %s after the leader was killed (lease %s)", time.Since(killed).Round(10*time.Millisecond), lease)
+}
