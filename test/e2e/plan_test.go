@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,12 +16,7 @@ import (
 // runCommand runs one zonekeeper command to completion and returns its exit code and output.
 func (e *env) runCommand(t testing.TB, args ...string) (int, string, string) {
 	t.Helper()
-	args = append(args, "--kubeconfig="+e.kube.Kubeconfig, "--provider=coredns", "--domain-filter=example.com")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var stdout, stderr bytes.Buffer
-	code := app.Main(ctx, args, &stdout, &stderr, os.Getenv)
-	return code, stdout.String(), stderr.String()
+	return e.run(t, append(args, "--provider=coredns", "--domain-filter=example.com")...)
 }
 
 // A zone written by external-dns (random record ids, quoted ownership TXT) for the same objects and

@@ -36,16 +36,33 @@ func lookupA(addr, name string) ([]string, error) {
 // runOnce runs `zonekeeper --once` with the given flags against the env's cluster.
 func (e *env) runOnce(t *testing.T, flags ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var stdout, stderr testbed.LogBuffer
-	args := append([]string{"--once", "--kubeconfig=" + e.kube.Kubeconfig}, flags...)
-	if code := app.Main(ctx, args, &stdout, &stderr, os.Getenv); code != 0 {
-		t.Fatalf("zonekeeper %v: exit %d\n%s", flags, code, tail(stderr.String(), 6000))
+	if code, _, stderr := e.run(t, append([]string{"--once"}, flags...)...); code != 0 {
+		t.Fatalf("zonekeeper %v: exit %d\n%s", flags, code, tail(stderr, 6000))
 	}
 }
 
-// The rfc2136 and pdns providers as a user runs them: external-dns's flags on the zonekeeper command.
+// run runs one zonekeeper command line against the env's cluster and returns its exit code and output.
+func (e *env) run(t testing.TB, args ...string) (int, string, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var stdout, stderr testbed.LogBuffer
+	args = append(args, "--kubeconfig="+e.kube.Kubeconfig)
+	code := app.Main(ctx, args, &stdout, &stderr, os.Getenv)
+	return code, stdout.String(), stderr.String()
+}
+
+// expectPlan runs `zonekeeper plan` and checks its exit code and that its output mentions contains.
+func (e *env) expectPlan(t *testing.T, wantCode int, contains string, flags ...string) {
+	t.Helper()
+	code, out, errOut := e.run(t, append([]string{"plan"}, flags...)...)
+	if code != wantCode || !strings.Contains(out, contains) {
+		t.Fatalf("zonekeeper plan: exit %d, want %d with %q\n%s\n%s", code, wantCode, contains, out, tail(errOut, 4000))
+	}
+}
+
+// The rfc2136 and pdns providers as a user runs them: external-dns's flags on the zonekeeper command,
+// through `zonekeeper plan` (exit 2, then 0), `--dry-run` (writes nothing) and `--once`.
 func TestProvidersThroughTheCommandLine(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
 	e := &env{kube: kube, client: kube.Client(t)}
@@ -61,20 +78,34 @@ func TestProvidersThroughTheCommandLine(t *testing.T) {
 		if err := os.WriteFile(secretFile, []byte(key.Secret+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		e.runOnce(t, "--source=ingress", "--provider=rfc2136", "--rfc2136-host="+host, fmt.Sprintf("--rfc2136-port=%d", port),
-			"--rfc2136-zone=example.com", "--rfc2136-tsig-keyname="+key.Name, "--rfc2136-tsig-secret-file="+secretFile,
-			"--rfc2136-tsig-secret-alg=hmac-sha512", "--rfc2136-tsig-axfr", "--txt-owner-id=e2e", "--policy=sync")
+		flags := []string{"--source=ingress", "--provider=rfc2136", "--rfc2136-host=" + host, fmt.Sprintf("--rfc2136-port=%d", port),
+			"--rfc2136-zone=example.com", "--rfc2136-tsig-keyname=" + key.Name, "--rfc2136-tsig-secret-file=" + secretFile,
+			"--rfc2136-tsig-secret-alg=hmac-sha512", "--rfc2136-tsig-axfr", "--txt-owner-id=e2e", "--policy=sync"}
+		e.expectPlan(t, app.ExitHasChanges, "CREATE  web.example.com A 192.0.2.80", flags...)
+		e.runOnce(t, append(flags, "--dry-run")...)
+		if got, err := lookupA(bind.Addr, "web.example.com"); err != nil || len(got) != 0 {
+			t.Fatalf("--dry-run wrote to BIND: %v, %v", got, err)
+		}
+		e.runOnce(t, flags...)
 		if got, err := lookupA(bind.Addr, "web.example.com"); err != nil || strings.Join(got, ",") != "192.0.2.80" {
 			t.Fatalf("BIND answers %v, %v", got, err)
 		}
+		e.expectPlan(t, app.ExitOK, "No changes", flags...)
 	})
 	t.Run("pdns", func(t *testing.T) {
 		pdns := testbed.StartPowerDNS(t, "example.com")
 		t.Setenv("EXTERNAL_DNS_PDNS_API_KEY", pdns.APIKey) // the key from the environment, as in a Secret
-		e.runOnce(t, "--source=ingress", "--provider=pdns", "--pdns-server="+pdns.APIURL,
-			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync")
+		flags := []string{"--source=ingress", "--provider=pdns", "--pdns-server=" + pdns.APIURL,
+			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync"}
+		e.expectPlan(t, app.ExitHasChanges, "CREATE  web.example.com A 192.0.2.80", flags...)
+		e.runOnce(t, append(flags, "--dry-run")...)
+		if got, err := lookupA(pdns.Addr, "web.example.com"); err != nil || len(got) != 0 {
+			t.Fatalf("--dry-run wrote to PowerDNS: %v, %v", got, err)
+		}
+		e.runOnce(t, flags...)
 		if got, err := lookupA(pdns.Addr, "web.example.com"); err != nil || strings.Join(got, ",") != "192.0.2.80" {
 			t.Fatalf("PowerDNS answers %v, %v", got, err)
 		}
+		e.expectPlan(t, app.ExitOK, "No changes", flags...)
 	})
 }
