@@ -1,0 +1,112 @@
+package aws
+
+import (
+	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// sameZone stands for "the zone the record goes into" while adjusting, before a zone is chosen.
+const sameZone = "same-zone"
+
+// AdjustEndpoints implements provider.EndpointAdjuster: it returns the desired endpoints exactly as
+// Records will list them once written, so the plan compares like with like:
+//
+//   - a CNAME to an AWS load balancer, CloudFront or Global Accelerator hostname (unless
+//     --aws-prefer-cname), or any CNAME with alias=true, becomes an A alias plus an AAAA alias (alias=A or
+//     alias=AAAA keeps one family); an A or AAAA with alias=true stays an alias of its own family;
+//   - an alias gets TTL 300 and aws/evaluate-target-health (annotation, else the flag default);
+//   - routing properties take their stored form (aws/weight "010" → "10", aws-multi-value-answer → "");
+//   - TXT targets take the form Records returns (see txt.go);
+//   - properties of other providers and alias properties on non-aliases are dropped.
+//
+// An endpoint that cannot be written (a bad aws-weight, say) is returned with only the foreign
+// properties dropped; ApplyChanges then rejects it with a message naming the property.
+func (p *Provider) AdjustEndpoints(desired []*endpoint.Endpoint) []*endpoint.Endpoint {
+	out := make([]*endpoint.Endpoint, 0, len(desired))
+	for _, e := range desired {
+		c := e.DeepCopy()
+		keepOwnProperties(c)
+		families := p.aliasFamilies(c)
+		if len(families) == 0 {
+			c.DeleteProviderSpecific(propAlias)
+			c.DeleteProviderSpecific(propEvaluateTargetHealth)
+			c.DeleteProviderSpecific(propTargetHostedZone)
+			out = append(out, p.roundTrip(c))
+			continue
+		}
+		for _, family := range families {
+			a := c.DeepCopy()
+			a.RecordType = family
+			a.Targets = endpoint.Targets{strings.TrimSuffix(strings.ToLower(a.Targets[0]), ".")}
+			a.RecordTTL = DefaultTTL
+			a.SetProviderSpecific(propAlias, "true")
+			out = append(out, p.roundTrip(a))
+		}
+	}
+	return out
+}
+
+// aliasFamilies returns the alias record types an endpoint becomes, or nil for a plain record.
+func (p *Provider) aliasFamilies(e *endpoint.Endpoint) []string {
+	if len(e.Targets) == 0 {
+		return nil
+	}
+	v, has := e.GetProviderSpecific(propAlias)
+	switch e.RecordType {
+	case endpoint.RecordTypeCNAME:
+		switch {
+		case has && strings.EqualFold(v, "true"):
+			return []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA}
+		case has && strings.EqualFold(v, endpoint.RecordTypeA):
+			return []string{endpoint.RecordTypeA}
+		case has && strings.EqualFold(v, endpoint.RecordTypeAAAA):
+			return []string{endpoint.RecordTypeAAAA}
+		case !has && !p.cfg.PreferCNAME && canonicalZone(e.Targets[0]) != "":
+			return []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA}
+		}
+	case endpoint.RecordTypeA, endpoint.RecordTypeAAAA:
+		if has && strings.EqualFold(v, "true") {
+			return []string{e.RecordType}
+		}
+	}
+	return nil
+}
+
+// roundTrip writes e as a record set and reads it back, as Records would.
+func (p *Provider) roundTrip(e *endpoint.Endpoint) *endpoint.Endpoint {
+	rr, err := p.toRRSet(e, sameZone)
+	if err != nil {
+		return e
+	}
+	back := fromRRSet(rr, zone{id: sameZone})
+	if back == nil {
+		return e
+	}
+	back.DNSName = e.DNSName
+	back.Labels = e.Labels
+	if !e.RecordTTL.IsConfigured() && rr.AliasTarget == nil {
+		back.RecordTTL = 0 // an unset TTL stays unset: it must never cause an update
+	}
+	return back
+}
+
+// keepOwnProperties drops the properties of other providers and the aws ones Route 53 does not store
+// (aws/hosted-zone-id, aws/geoproximity-*: not implemented).
+func keepOwnProperties(e *endpoint.Endpoint) {
+	kept := e.ProviderSpecific[:0]
+	for _, ps := range e.ProviderSpecific {
+		switch ps.Name {
+		case propAlias, propEvaluateTargetHealth, propTargetHostedZone:
+			kept = append(kept, ps)
+		default:
+			for _, r := range routingProps {
+				if ps.Name == r {
+					kept = append(kept, ps)
+					break
+				}
+			}
+		}
+	}
+	e.ProviderSpecific = kept
+}

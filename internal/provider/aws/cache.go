@@ -1,0 +1,152 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// listPageSize is the largest page Route 53 returns.
+const listPageSize = 300
+
+// rrKey identifies a record set in a zone.
+type rrKey struct{ name, recordType, setID string }
+
+func keyOfRRSet(rr *r53types.ResourceRecordSet) rrKey {
+	return rrKey{normName(deref(rr.Name)), string(rr.Type), deref(rr.SetIdentifier)}
+}
+
+func keyOfEndpoint(e *endpoint.Endpoint) rrKey {
+	return rrKey{normName(e.DNSName), e.RecordType, e.SetIdentifier}
+}
+
+// zoneContents is the cached content of one zone: the record sets as Route 53 stores them, so that a
+// DELETE can send exactly the stored TTL and values.
+type zoneContents struct {
+	sets  map[rrKey]*r53types.ResourceRecordSet
+	order []rrKey // listing order, for stable output; may hold keys deleted since
+}
+
+func (c *zoneContents) put(rr *r53types.ResourceRecordSet) {
+	k := keyOfRRSet(rr)
+	if _, ok := c.sets[k]; !ok {
+		c.order = append(c.order, k)
+	}
+	c.sets[k] = rr
+}
+
+// load fills the cache when it is empty: the zone list, then every page of every zone.
+func (p *Provider) load(ctx context.Context) error {
+	p.mu.Lock()
+	loaded := p.contents != nil
+	gen := p.gen
+	p.mu.Unlock()
+	if loaded {
+		return nil
+	}
+	zs, err := p.zones(ctx)
+	if err != nil {
+		return err
+	}
+	contents := make(map[string]*zoneContents, len(zs))
+	for _, z := range zs {
+		c, err := p.listZone(ctx, z)
+		if err != nil {
+			return err
+		}
+		contents[z.id] = c
+	}
+	p.mu.Lock()
+	if p.gen == gen {
+		p.contents = contents
+	}
+	p.mu.Unlock()
+	return nil
+}
+
+// listZone reads every record set of a zone, 300 per page.
+func (p *Provider) listZone(ctx context.Context, z zone) (*zoneContents, error) {
+	c := &zoneContents{sets: map[rrKey]*r53types.ResourceRecordSet{}}
+	pages := route53.NewListResourceRecordSetsPaginator(p.api, &route53.ListResourceRecordSetsInput{
+		HostedZoneId: ptr(z.id), MaxItems: ptr(int32(listPageSize)),
+	})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing record sets of zone %s: %w", z, err)
+		}
+		for i := range page.ResourceRecordSets {
+			c.put(&page.ResourceRecordSets[i])
+		}
+	}
+	return c, nil
+}
+
+// cachedEndpoints converts the cache. A key already seen in an earlier zone (public zones come first)
+// is not listed again.
+func (p *Provider) cachedEndpoints() []*endpoint.Endpoint {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []*endpoint.Endpoint
+	seen := map[rrKey]bool{}
+	for _, z := range p.zoneList {
+		c := p.contents[z.id]
+		if c == nil {
+			continue
+		}
+		for _, k := range c.order {
+			rr, ok := c.sets[k]
+			if !ok || seen[k] {
+				continue
+			}
+			if e := fromRRSet(rr, z); e != nil {
+				seen[k] = true
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// stored returns the cached record set of key in a zone, or nil.
+func (p *Provider) stored(zoneID string, k rrKey) *r53types.ResourceRecordSet {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c := p.contents[zoneID]; c != nil {
+		return c.sets[k]
+	}
+	return nil
+}
+
+// patch writes an accepted batch into the cache.
+func (p *Provider) patch(zoneID string, changes []r53types.Change) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.contents[zoneID]
+	if c == nil {
+		return
+	}
+	for _, ch := range changes {
+		if ch.Action == r53types.ChangeActionDelete {
+			delete(c.sets, keyOfRRSet(ch.ResourceRecordSet))
+		}
+	}
+	for _, ch := range changes {
+		if ch.Action != r53types.ChangeActionDelete {
+			c.put(ch.ResourceRecordSet)
+		}
+	}
+	if len(c.order) > 2*len(c.sets)+64 {
+		kept := c.order[:0]
+		for _, k := range c.order {
+			if _, ok := c.sets[k]; ok {
+				kept = append(kept, k)
+			}
+		}
+		c.order = kept
+	}
+}

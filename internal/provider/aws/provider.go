@@ -1,0 +1,115 @@
+// Package aws is a provider that writes records to Amazon Route 53 through aws-sdk-go-v2, configured
+// like external-dns's aws provider (the same flags, annotations and record layout). See README.md for
+// the settings, what is written, the API budget and what differs from external-dns.
+package aws
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
+
+var (
+	_ provider.Provider         = (*Provider)(nil)
+	_ provider.EndpointAdjuster = (*Provider)(nil)
+)
+
+// Provider reads and writes the record sets of the hosted zones its filters select. It keeps a
+// write-through cache of the zone list and the zones' contents: Records lists Route 53 only after
+// Invalidate (the controller's resync), and ApplyChanges sends only ChangeResourceRecordSets, patching
+// the cache with what Route 53 accepted.
+type Provider struct {
+	api     *route53.Client
+	cfg     Config
+	limiter *Limiter
+	log     *slog.Logger
+	now     func() time.Time
+	// sleep waits between batches; tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
+
+	opMu sync.Mutex // serialises Records and ApplyChanges: one listing or apply at a time
+
+	mu       sync.Mutex // guards the cache below
+	zoneList []zone     // nil: not listed
+	zonesAt  time.Time
+	contents map[string]*zoneContents // by zone id; nil: not listed
+	gen      uint64                   // bumped by Invalidate, so a listing in flight is not stored
+}
+
+// New checks the configuration and builds the client. It makes no request: credentials are resolved
+// and Route 53 is reached on the first call.
+func New(ctx context.Context, cfg Config) (*Provider, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	lim := cfg.Limiter
+	if lim == nil {
+		lim = NewLimiter(cfg.RequestsPerSecond)
+	}
+	api, err := newClient(ctx, cfg, lim)
+	if err != nil {
+		return nil, err
+	}
+	return &Provider{api: api, cfg: cfg, limiter: lim, log: cfg.Logger, now: time.Now, sleep: sleepCtx}, nil
+}
+
+// Capabilities implements provider.Provider. Route 53 applies one ChangeResourceRecordSets atomically
+// and the provider keeps every name's changes (and its ownership TXT) in one batch.
+func (p *Provider) Capabilities() provider.Capabilities {
+	return provider.Capabilities{
+		RecordTypes:   recordTypes,
+		SetIdentifier: true,
+		Wildcards:     true,
+		AtomicPerName: true,
+		DefaultTTL:    DefaultTTL,
+	}
+}
+
+// Limiter returns the rate limiter in use (shared when Config.Limiter was set).
+func (p *Provider) Limiter() *Limiter { return p.limiter }
+
+// Invalidate drops the cached zone contents, so the next Records lists every zone again. The zone list
+// is dropped too unless --aws-zones-cache-duration keeps it longer. The controller's resync reaches
+// it through the registry.
+func (p *Provider) Invalidate() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.contents = nil
+	p.gen++
+	if p.cfg.ZonesCacheDuration <= 0 || p.now().Sub(p.zonesAt) >= p.cfg.ZonesCacheDuration {
+		p.zoneList = nil
+	}
+}
+
+// Records implements provider.Provider: every record set of the managed zones, from the cache when it
+// is valid. A record set present in several zones (a public and a private zone of the same name) is
+// listed once.
+func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	if err := p.load(ctx); err != nil {
+		return nil, err
+	}
+	return p.cachedEndpoints(), nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,178 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
+)
+
+// zone is one managed hosted zone.
+type zone struct {
+	id      string // bare, without /hostedzone/
+	name    string // normalised
+	private bool
+}
+
+func (z zone) String() string { return fmt.Sprintf("%s (%s)", z.name, z.id) }
+
+// zones returns the managed zones, from the cache unless it was invalidated.
+func (p *Provider) zones(ctx context.Context) ([]zone, error) {
+	p.mu.Lock()
+	if p.zoneList != nil {
+		zs := p.zoneList
+		p.mu.Unlock()
+		return zs, nil
+	}
+	gen := p.gen
+	p.mu.Unlock()
+	zs, err := p.listZones(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	if p.gen == gen {
+		p.zoneList, p.zonesAt = zs, p.now()
+	}
+	p.mu.Unlock()
+	return zs, nil
+}
+
+// listZones lists the account's hosted zones and keeps those the filters select: zone ids, zone type,
+// domain filter, then tags (ListTagsForResources, 10 zones per call, only with --aws-zone-tags).
+// Public zones come first, then private ones, each by name.
+func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
+	var out []zone
+	pages := route53.NewListHostedZonesPaginator(p.api, &route53.ListHostedZonesInput{})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing hosted zones: %w", err)
+		}
+		for _, hz := range page.HostedZones {
+			z := zone{id: bareZoneID(deref(hz.Id)), name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone}
+			if p.keepZone(z) {
+				out = append(out, z)
+			}
+		}
+	}
+	if len(p.cfg.ZoneTags) > 0 && len(out) > 0 {
+		var err error
+		if out, err = p.filterByTags(ctx, out); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].private != out[j].private {
+			return !out[i].private
+		}
+		if out[i].name != out[j].name {
+			return out[i].name < out[j].name
+		}
+		return out[i].id < out[j].id
+	})
+	if len(out) == 0 {
+		p.log.Warn("No hosted zones match the filters", "domainFilter", p.cfg.DomainFilter, "zoneIDFilter", p.cfg.ZoneIDFilter, "zoneType", p.cfg.ZoneType, "zoneTags", p.cfg.ZoneTags)
+	}
+	return out, nil
+}
+
+// keepZone applies the zone id, zone type and domain filters.
+func (p *Provider) keepZone(z zone) bool {
+	if len(p.cfg.ZoneIDFilter) > 0 {
+		found := false
+		for _, id := range p.cfg.ZoneIDFilter {
+			if bareZoneID(strings.TrimSpace(id)) == z.id {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	switch p.cfg.ZoneType {
+	case "public":
+		if z.private {
+			return false
+		}
+	case "private":
+		if !z.private {
+			return false
+		}
+	}
+	if len(p.cfg.DomainFilter) == 0 {
+		return true
+	}
+	for _, d := range p.cfg.DomainFilter {
+		d = normName(strings.TrimPrefix(strings.TrimSpace(d), "."))
+		if d == "" || inZone(z.name, d) || inZone(d, z.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// filterByTags keeps the zones that carry every --aws-zone-tags tag.
+func (p *Provider) filterByTags(ctx context.Context, zs []zone) ([]zone, error) {
+	tags := map[string]map[string]string{}
+	for i := 0; i < len(zs); i += 10 {
+		ids := make([]string, 0, 10)
+		for _, z := range zs[i:min(i+10, len(zs))] {
+			ids = append(ids, z.id)
+		}
+		out, err := p.api.ListTagsForResources(ctx, &route53.ListTagsForResourcesInput{ResourceType: r53types.TagResourceTypeHostedzone, ResourceIds: ids})
+		if err != nil {
+			return nil, fmt.Errorf("listing hosted zone tags: %w", err)
+		}
+		for _, set := range out.ResourceTagSets {
+			m := map[string]string{}
+			for _, t := range set.Tags {
+				m[deref(t.Key)] = deref(t.Value)
+			}
+			tags[bareZoneID(deref(set.ResourceId))] = m
+		}
+	}
+	var kept []zone
+	for _, z := range zs {
+		if hasTags(tags[z.id], p.cfg.ZoneTags) {
+			kept = append(kept, z)
+		}
+	}
+	return kept, nil
+}
+
+func hasTags(have map[string]string, want []string) bool {
+	for _, w := range want {
+		k, v, withValue := strings.Cut(w, "=")
+		got, ok := have[strings.TrimSpace(k)]
+		if !ok || (withValue && got != strings.TrimSpace(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// zonesFor places a name as external-dns does: every matching private zone, plus the most specific
+// matching public zone.
+func zonesFor(name string, zs []zone) []zone {
+	var out []zone
+	var public *zone
+	for i, z := range zs {
+		if !inZone(name, z.name) {
+			continue
+		}
+		if z.private {
+			out = append(out, z)
+		} else if public == nil || len(z.name) > len(public.name) {
+			public = &zs[i]
+		}
+	}
+	if public != nil {
+		out = append([]zone{*public}, out...)
+	}
+	return out
+}
