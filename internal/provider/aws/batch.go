@@ -19,7 +19,9 @@ type batch []group
 // changes, ResourceRecord elements (an alias counts 1) and value characters; an UPSERT counts twice.
 type cost struct{ changes, values, bytes int }
 
-func (c cost) add(o cost) cost { return cost{c.changes + o.changes, c.values + o.values, c.bytes + o.bytes} }
+func (c cost) add(o cost) cost {
+	return cost{c.changes + o.changes, c.values + o.values, c.bytes + o.bytes}
+}
 
 func changeCost(ch r53types.Change) cost {
 	c := cost{changes: 1, values: 1}
