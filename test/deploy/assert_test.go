@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -104,9 +105,7 @@ func wantSecureDefaults(t testing.TB, d *appsv1.Deployment) {
 	case sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) || len(sc.Capabilities.Add) > 0:
 		t.Errorf("container capabilities: want drop [ALL] and nothing added, got %+v", sc.Capabilities)
 	}
-	if len(c.Ports) != 1 || c.Ports[0].Name != "http" || c.Ports[0].ContainerPort != 7979 {
-		t.Errorf("ports: want http on 7979, got %+v", c.Ports)
-	}
+	wantPorts(t, c)
 	probe := func(what string, p *corev1.Probe, path string) {
 		if p == nil || p.HTTPGet == nil || p.HTTPGet.Path != path || p.HTTPGet.Port.String() != "http" {
 			t.Errorf("%s probe: want GET %s on port http, got %+v", what, path, p)
@@ -117,5 +116,29 @@ func wantSecureDefaults(t testing.TB, d *appsv1.Deployment) {
 	wantArgs(t, c.Args, "--metrics-address=:7979")
 	if e, ok := envVar(c, "POD_NAMESPACE"); !ok || e.ValueFrom == nil || e.ValueFrom.FieldRef == nil || e.ValueFrom.FieldRef.FieldPath != "metadata.namespace" {
 		t.Errorf("env POD_NAMESPACE must come from metadata.namespace (the leader-election lease namespace), got %+v", e)
+	}
+}
+
+// wantPorts checks the container's ports: http on 7979 and nothing else, or, with the built-in DNS
+// server, also dns (UDP) and dns-tcp (TCP) on the unprivileged port --builtin-listen names. Port 53
+// would need NET_BIND_SERVICE, which the container never has.
+func wantPorts(t testing.TB, c corev1.Container) {
+	t.Helper()
+	want := []corev1.ContainerPort{{Name: "http", ContainerPort: 7979, Protocol: corev1.ProtocolTCP}}
+	if slices.Contains(c.Args, "--provider=builtin") {
+		listen := argValues(c.Args, "builtin-listen")
+		if len(listen) != 1 || !strings.HasPrefix(listen[0], ":") {
+			t.Fatalf("builtin: want one --builtin-listen=:PORT (all addresses), got %v", listen)
+		}
+		port, err := strconv.Atoi(strings.TrimPrefix(listen[0], ":"))
+		if err != nil || port < 1024 {
+			t.Fatalf("builtin: --builtin-listen=%s is not an unprivileged port", listen[0])
+		}
+		want = append(want,
+			corev1.ContainerPort{Name: "dns", ContainerPort: int32(port), Protocol: corev1.ProtocolUDP},
+			corev1.ContainerPort{Name: "dns-tcp", ContainerPort: int32(port), Protocol: corev1.ProtocolTCP})
+	}
+	if !slices.Equal(c.Ports, want) {
+		t.Errorf("ports: want %+v, got %+v", want, c.Ports)
 	}
 }

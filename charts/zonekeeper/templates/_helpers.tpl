@@ -59,9 +59,20 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* "true" when more than one replica or leaderElection.enabled: two writers must never run at once. */}}
+{{/*
+"true" when more than one replica or leaderElection.enabled: two writers must never run at once. Not with
+the builtin provider: each replica is a DNS server writing only its own memory, and a follower (whose
+controllers do not run) would answer from empty zones.
+*/}}
 {{- define "zonekeeper.leaderElect" -}}
+{{- if ne (include "zonekeeper.providerName" .) "builtin" }}
 {{- if or (gt (int .Values.replicaCount) 1) .Values.leaderElection.enabled }}true{{ end }}
+{{- end }}
+{{- end }}
+
+{{/* "true" when the chart runs zonekeeper's own DNS server. */}}
+{{- define "zonekeeper.builtin" -}}
+{{- if eq (include "zonekeeper.providerName" .) "builtin" }}true{{ end }}
 {{- end }}
 
 {{- define "zonekeeper.leaseName" -}}

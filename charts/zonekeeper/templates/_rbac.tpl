@@ -35,9 +35,10 @@ Called with (dict "root" $ "scope" "cluster"|"namespace"): nodes are cluster-sco
 - apiGroups: ["externaldns.k8s.io"]
   resources: ["dnsendpoints"]
   verbs: ["get", "list", "watch"]
+# The status writer sends one merge PATCH to the status subresource; it never updates.
 - apiGroups: ["externaldns.k8s.io"]
   resources: ["dnsendpoints/status"]
-  verbs: ["update", "patch"]
+  verbs: ["patch"]
 {{- end }}
 {{- if $namespacedKindsHere }}
 - apiGroups: [""]
