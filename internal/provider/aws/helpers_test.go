@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
+
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 )
@@ -100,4 +102,8 @@ func values(vs ...string) *route53emu.ResourceRecords {
 		rr.Items = append(rr.Items, route53emu.ResourceRecord{Value: v})
 	}
 	return rr
+}
+
+func upserts(rr *r53types.ResourceRecordSet) []r53types.Change {
+	return []r53types.Change{{Action: r53types.ChangeActionUpsert, ResourceRecordSet: rr}}
 }
