@@ -4,12 +4,15 @@ import (
 	"strings"
 )
 
+// cloudFrontZone is the hosted zone of every CloudFront distribution (and edge API Gateway).
+const cloudFrontZone = "Z2FDTNDATAQYW2"
+
 // Canonical hosted zone ids of AWS alias targets, by hostname suffix (route53-api.md section 4; AWS
 // "Elastic Load Balancing endpoints and quotas"). ALB and CLB hostnames end in
 // <region>.elb.amazonaws.com, NLB hostnames in elb.<region>.amazonaws.com.
 var canonicalZones = func() map[string]string {
 	m := map[string]string{
-		"cloudfront.net":           "Z2FDTNDATAQYW2",
+		"cloudfront.net":           cloudFrontZone,
 		"awsglobalaccelerator.com": "Z2BJ6XQ5FK7U4H",
 	}
 	for _, r := range []struct{ region, alb, nlb string }{

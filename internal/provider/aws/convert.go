@@ -79,6 +79,9 @@ func (p *Provider) toRRSet(e *endpoint.Endpoint, zoneID string) (*r53types.Resou
 			}
 			eth = b
 		}
+		if zid == cloudFrontZone {
+			eth = false // Route 53 refuses target health on CloudFront aliases
+		}
 		rr.AliasTarget = &r53types.AliasTarget{DNSName: ptr(fqdn(target)), HostedZoneId: ptr(bareZoneID(zid)), EvaluateTargetHealth: eth}
 		return rr, nil
 	}

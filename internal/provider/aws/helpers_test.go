@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -107,3 +108,5 @@ func values(vs ...string) *route53emu.ResourceRecords {
 func upserts(rr *r53types.ResourceRecordSet) []r53types.Change {
 	return []r53types.Change{{Action: r53types.ChangeActionUpsert, ResourceRecordSet: rr}}
 }
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
