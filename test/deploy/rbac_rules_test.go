@@ -43,6 +43,14 @@ func TestChartRBACGrantsNoOtherWrites(t *testing.T) {
 		"service only":   {[]string{"sources={service}"}, false, []string{"services", "pods", "endpointslices", "nodes", "events"}},
 		"with crd":       {[]string{"sources={service,ingress,crd}"}, true, []string{"services", "pods", "endpointslices", "nodes", "ingresses", "dnsendpoints", "dnsendpoints/status", "events"}},
 		"no rbac at all": {[]string{"rbac.create=false", "replicaCount=2"}, false, nil},
+		// The public-address lookups add get on the one named Node or Service; nothing without them.
+		"public address from node": {[]string{"sources={ingress}", "publicAddress.fromNode=edge-1"}, false, []string{"ingresses", "events", "nodes"}},
+		"public address from service": {[]string{"sources={ingress}", "publicAddress.fromService=edge/router"}, false,
+			[]string{"ingresses", "events", "services"}},
+		"public address static": {[]string{"sources={ingress}", "publicAddress.static={203.0.113.7}", "publicAddress.echoURL=https://ifconfig.me/ip",
+			"publicAddress.stunServer=stun.example.net:3478"}, false, []string{"ingresses", "events"}},
+		"builtin with replicas": {[]string{"provider=builtin", "domainFilters={example.com}", "replicaCount=3"}, false,
+			[]string{"services", "pods", "endpointslices", "nodes", "ingresses", "events"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -68,8 +76,19 @@ func TestChartRBACGrantsNoOtherWrites(t *testing.T) {
 							}
 						}
 						readOnly := !slices.ContainsFunc(r.Verbs, func(v string) bool { return slices.Contains(writeVerbs, v) })
-						if readOnly && !slices.Equal(r.Verbs, []string{"get", "list", "watch"}) {
-							t.Errorf("%s: read rule on %s has verbs %v, want get, list, watch", role, res, r.Verbs)
+						named := len(r.ResourceNames) > 0 && slices.Equal(r.Verbs, []string{"get"}) // a public-address lookup
+						if readOnly && !named && !slices.Equal(r.Verbs, []string{"get", "list", "watch"}) {
+							t.Errorf("%s: read rule on %s has verbs %v, want get, list, watch (or get on named objects)", role, res, r.Verbs)
+						}
+						// Write rules carry exactly the verbs the code uses: the status writer's merge
+						// PATCH; client-go's LeaseLock get/create/update.
+						switch {
+						case res == "dnsendpoints/status" && !slices.Equal(r.Verbs, []string{"patch"}):
+							t.Errorf("%s: dnsendpoints/status verbs %v, want [patch]", role, r.Verbs)
+						case res == "leases" && len(r.ResourceNames) == 0 && !slices.Equal(r.Verbs, []string{"create"}):
+							t.Errorf("%s: leases without resourceNames grants %v, want [create] only", role, r.Verbs)
+						case res == "leases" && len(r.ResourceNames) > 0 && !slices.Equal(r.Verbs, []string{"get", "update"}):
+							t.Errorf("%s: leases %v grants %v, want [get update]", role, r.ResourceNames, r.Verbs)
 						}
 					}
 				}
