@@ -113,7 +113,15 @@ func (b *builder) add(action provider.Action, e, old *endpoint.Endpoint) {
 		u := &unit{origin: o, name: name, rtype: e.RecordType}
 		switch action {
 		case provider.ActionDelete:
-			rr := b.p.stored(z.id, keyOfEndpoint(e))
+			rr, known := b.p.stored(z.id, keyOfEndpoint(e))
+			if !known {
+				// The cache was dropped meanwhile: delete what the caller says is stored.
+				var err error
+				if rr, err = b.p.toRRSet(e, z.id); err != nil {
+					b.reject(o, fmt.Errorf("%s %s: %w", name, e.RecordType, err))
+					return
+				}
+			}
 			if rr == nil {
 				continue // not in this zone: nothing to delete
 			}
@@ -129,7 +137,7 @@ func (b *builder) add(action provider.Action, e, old *endpoint.Endpoint) {
 				u.changes = []r53types.Change{{Action: r53types.ChangeActionCreate, ResourceRecordSet: rr}}
 				break
 			}
-			prev := b.p.stored(z.id, keyOfEndpoint(old))
+			prev, _ := b.p.stored(z.id, keyOfEndpoint(old))
 			if prev != nil && (keyOfRRSet(prev) != keyOfRRSet(rr) || needsReplace(prev, rr)) {
 				u.changes = []r53types.Change{
 					{Action: r53types.ChangeActionDelete, ResourceRecordSet: prev},

@@ -112,14 +112,15 @@ func (p *Provider) cachedEndpoints() []*endpoint.Endpoint {
 	return out
 }
 
-// stored returns the cached record set of key in a zone, or nil.
-func (p *Provider) stored(zoneID string, k rrKey) *r53types.ResourceRecordSet {
+// stored returns the cached record set of key in a zone, or nil; known is false when the zone's
+// contents are not cached (an Invalidate raced with the call).
+func (p *Provider) stored(zoneID string, k rrKey) (rr *r53types.ResourceRecordSet, known bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if c := p.contents[zoneID]; c != nil {
-		return c.sets[k]
+		return c.sets[k], true
 	}
-	return nil
+	return nil, false
 }
 
 // patch writes an accepted batch into the cache.
