@@ -15,6 +15,7 @@ require (
 	go.uber.org/zap v1.17.0
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/net v0.62.0
+	golang.org/x/time v0.9.0
 	google.golang.org/grpc v1.59.0
 	k8s.io/api v0.34.4
 	k8s.io/apimachinery v0.34.4
@@ -72,7 +73,6 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
-	golang.org/x/time v0.9.0 // indirect
 	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/genproto v0.0.0-20230822172742-b8732ec3820d // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20230822172742-b8732ec3820d // indirect

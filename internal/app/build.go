@@ -21,6 +21,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	awsprovider "github.com/zonekeeper/zonekeeper/internal/provider/aws"
 	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
@@ -138,6 +139,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		return nil, err
 	}
 	var be backends
+	if cfg.Provider == "aws" {
+		// Route 53's budget is per account: every view's provider draws from one limiter.
+		be.awsLimiter = awsprovider.NewLimiter(cfg.AWSRequestsPerSecond)
+		be.ctx, be.log = ctx, log
+	}
 	if cfg.Provider == "builtin" {
 		if be.dnsServer, err = startBuiltin(ctx, cfg, specs, log); err != nil {
 			return nil, err
@@ -279,9 +285,13 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// backends are the DNS servers a provider writes into that zonekeeper runs itself.
+// backends are what provider instances share: the DNS server zonekeeper runs itself, and the Route 53
+// rate limiter.
 type backends struct {
-	dnsServer *dnsserver.Server
+	dnsServer  *dnsserver.Server
+	awsLimiter *awsprovider.Limiter
+	ctx        context.Context
+	log        *slog.Logger
 }
 
 // buildProvider builds the provider instance of a view (spec is nil without views).
@@ -289,6 +299,24 @@ func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spe
 	switch cfg.Provider {
 	case "inmemory":
 		return inmemory.New(cfg.InMemoryZones...), nil
+	case "aws":
+		if spec != nil {
+			return nil, fmt.Errorf("--provider=aws: views are not supported yet; Route 53's split horizon is a private and a public hosted zone of one name (--aws-zone-type)")
+		}
+		p, err := awsprovider.New(be.ctx, awsprovider.Config{
+			DomainFilter: cfg.DomainFilter, ZoneIDFilter: cfg.ZoneIDFilter, ZoneType: cfg.AWSZoneType,
+			ZoneTags: cfg.AWSZoneTags, ZonesCacheDuration: cfg.AWSZonesCacheDuration,
+			BatchChangeSize: cfg.AWSBatchChangeSize, BatchChangeSizeBytes: cfg.AWSBatchChangeSizeBytes,
+			BatchChangeSizeValues: cfg.AWSBatchChangeSizeValues, BatchChangeInterval: cfg.AWSBatchChangeInterval,
+			EvaluateTargetHealth: cfg.AWSEvaluateTargetHealth, PreferCNAME: cfg.AWSPreferCNAME,
+			APIRetries: cfg.AWSAPIRetries, Region: cfg.AWSRegion, Profile: cfg.AWSProfile,
+			AssumeRole: cfg.AWSAssumeRole, AssumeRoleExternalID: cfg.AWSAssumeRoleExternalID,
+			Limiter: be.awsLimiter, Logger: be.log,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--provider=aws: %w", err)
+		}
+		return p, nil
 	case "builtin":
 		p, err := builtin.New(be.dnsServer, builtinView(spec))
 		if err != nil {

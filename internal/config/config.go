@@ -36,6 +36,24 @@ type Config struct {
 	CoreDNSPrefix string
 	InMemoryZones []string
 
+	// AWS Route 53 (--provider=aws), external-dns's flag names.
+	ZoneIDFilter             []string
+	AWSZoneType              string
+	AWSZoneTags              []string
+	AWSZonesCacheDuration    time.Duration
+	AWSBatchChangeSize       int
+	AWSBatchChangeSizeBytes  int
+	AWSBatchChangeSizeValues int
+	AWSBatchChangeInterval   time.Duration
+	AWSEvaluateTargetHealth  bool
+	AWSPreferCNAME           bool
+	AWSAPIRetries            int
+	AWSRegion                string
+	AWSProfile               string
+	AWSAssumeRole            string
+	AWSAssumeRoleExternalID  string
+	AWSRequestsPerSecond     float64
+
 	// Built-in DNS server (--provider=builtin).
 	BuiltinListen          []string
 	BuiltinZones           []string

@@ -36,9 +36,10 @@ func (s *stringList) Set(v string) error {
 // their behaviour is always on, or has no meaning here. Each maps to the reason, shown by --help.
 func acceptedNoOp() map[string]string {
 	return map[string]string{
-		"events":              "zonekeeper is always event-driven",
-		"txt-cache-interval":  "the registry cache is write-through and refreshed every --interval",
-		"provider-cache-time": "the registry cache is write-through and refreshed every --interval",
+		"events":                "zonekeeper is always event-driven",
+		"txt-cache-interval":    "the registry cache is write-through and refreshed every --interval",
+		"aws-zone-match-parent": "not implemented: zones are matched by --domain-filter",
+		"provider-cache-time":   "the registry cache is write-through and refreshed every --interval",
 	}
 }
 
@@ -73,10 +74,26 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
 	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets")
 
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory")
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: aws (Route 53), coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory")
 	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
 	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
 
+	list(&cfg.ZoneIDFilter, "zone-id-filter", "only manage these hosted zone ids (repeatable)")
+	fs.StringVar(&cfg.AWSZoneType, "aws-zone-type", cfg.AWSZoneType, "public, private, or empty for both")
+	list(&cfg.AWSZoneTags, "aws-zone-tags", "KEY=VALUE or KEY: only zones with every tag (repeatable)")
+	fs.DurationVar(&cfg.AWSZonesCacheDuration, "aws-zones-cache-duration", cfg.AWSZonesCacheDuration, "how long the hosted zone list is kept beyond a resync")
+	fs.IntVar(&cfg.AWSBatchChangeSize, "aws-batch-change-size", cfg.AWSBatchChangeSize, "changes per ChangeResourceRecordSets (an UPSERT counts twice)")
+	fs.IntVar(&cfg.AWSBatchChangeSizeBytes, "aws-batch-change-size-bytes", cfg.AWSBatchChangeSizeBytes, "characters of record data per ChangeResourceRecordSets")
+	fs.IntVar(&cfg.AWSBatchChangeSizeValues, "aws-batch-change-size-values", cfg.AWSBatchChangeSizeValues, "record values per ChangeResourceRecordSets")
+	fs.DurationVar(&cfg.AWSBatchChangeInterval, "aws-batch-change-interval", cfg.AWSBatchChangeInterval, "pause between two batches of one sync")
+	fs.BoolVar(&cfg.AWSEvaluateTargetHealth, "aws-evaluate-target-health", cfg.AWSEvaluateTargetHealth, "EvaluateTargetHealth of alias records (per record: the aws-evaluate-target-health annotation)")
+	fs.BoolVar(&cfg.AWSPreferCNAME, "aws-prefer-cname", cfg.AWSPreferCNAME, "publish CNAMEs to AWS load balancers as CNAMEs, not ALIAS records")
+	fs.IntVar(&cfg.AWSAPIRetries, "aws-api-retries", cfg.AWSAPIRetries, "attempts per Route 53 API call")
+	fs.StringVar(&cfg.AWSRegion, "aws-region", cfg.AWSRegion, "AWS region for signing and STS (default $AWS_REGION, else us-east-1)")
+	fs.StringVar(&cfg.AWSProfile, "aws-profile", cfg.AWSProfile, "shared config/credentials profile")
+	fs.StringVar(&cfg.AWSAssumeRole, "aws-assume-role", cfg.AWSAssumeRole, "IAM role ARN to assume on top of the base credentials")
+	fs.StringVar(&cfg.AWSAssumeRoleExternalID, "aws-assume-role-external-id", cfg.AWSAssumeRoleExternalID, "external id for --aws-assume-role")
+	fs.Float64Var(&cfg.AWSRequestsPerSecond, "aws-requests-per-second", cfg.AWSRequestsPerSecond, "Route 53 API budget of this process (AWS allows 5 per second per account); lowered on throttling")
 	list(&cfg.BuiltinListen, "builtin-listen", "address the built-in DNS server serves on, UDP and TCP (repeatable; port 53 needs NET_BIND_SERVICE)")
 	list(&cfg.BuiltinZones, "builtin-zone", "zone the built-in server is authoritative for (repeatable; default: the --domain-filter values)")
 	list(&cfg.BuiltinNS, "builtin-ns", "NS host name of every zone apex (repeatable; default ns1.<zone>)")
@@ -244,11 +261,11 @@ func (c *Config) Validate() error {
 		}
 	}
 	switch c.Provider {
-	case "coredns", "skydns", "inmemory", "rfc2136", "pdns", "builtin":
+	case "aws", "coredns", "skydns", "inmemory", "rfc2136", "pdns", "builtin":
 	case "":
-		errs = append(errs, errors.New("--provider: a provider is required (coredns, rfc2136, pdns, builtin, inmemory)"))
+		errs = append(errs, errors.New("--provider: a provider is required (aws, coredns, rfc2136, pdns, builtin, inmemory)"))
 	default:
-		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: coredns, rfc2136, pdns, builtin, inmemory)", c.Provider))
+		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: aws, coredns, rfc2136, pdns, builtin, inmemory)", c.Provider))
 	}
 	switch c.Registry {
 	case "txt", "noop":

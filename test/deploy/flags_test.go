@@ -8,14 +8,10 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/config"
 )
 
-// pendingFlags are flags the chart passes that zonekeeper's command line does not have yet: they are
-// being added together with the AWS provider. When one lands, checkFlagsKnown fails
-// until it is removed from this list, so the list cannot go stale.
-var pendingFlags = map[string]bool{
-	"aws-zone-type":   true,
-	"aws-assume-role": true,
-	"aws-zone-tags":   true,
-}
+// pendingFlags are flags the chart passes that zonekeeper's command line does not have yet. When one
+// lands, checkFlagsKnown fails until it is removed from this list, so the list cannot go stale. (The
+// AWS flags it once held landed with the aws provider.)
+var pendingFlags = map[string]bool{}
 
 // checkFlagsKnown fails the test for an argument that zonekeeper would reject as an unknown flag: a
 // chart that renders fine but passes a flag the binary lacks crash-loops in the cluster.

@@ -12,6 +12,7 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
@@ -108,4 +109,31 @@ func TestProvidersThroughTheCommandLine(t *testing.T) {
 		}
 		e.expectPlan(t, app.ExitOK, "No changes", flags...)
 	})
+}
+
+// --provider=aws as EKS users run it (the chart's EKS value set), against the Route 53 emulator
+// through the real SDK: published by --once, planned as in sync afterwards.
+func TestAWSThroughTheCommandLine(t *testing.T) {
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	awsCredentials(t)
+	srv := startEmulator(t, route53emu.Options{}, route53emu.SeedZone{Name: awsZone})
+	e.createService(t, loadBalancer("web", "default", map[string]string{
+		"external-dns.alpha.kubernetes.io/hostname": "cccc." + awsZone,
+	}), "203.0.113.30")
+	flags := []string{"--source=service", "--source=ingress", "--provider=aws", "--domain-filter=" + awsZone,
+		"--aws-zone-type=public", "--registry=txt", "--txt-owner-id=external-dns", "--policy=sync"}
+	e.expectPlan(t, app.ExitHasChanges, "CREATE  cccc."+awsZone+" A 203.0.113.30", flags...)
+	e.runOnce(t, flags...)
+	var found []string
+	for _, z := range srv.Dump() {
+		for _, r := range z.Records {
+			found = append(found, r.Type+" "+strings.TrimSuffix(r.Name, "."))
+		}
+	}
+	got := strings.Join(found, ",")
+	if !strings.Contains(got, "A cccc."+awsZone) || !strings.Contains(got, "TXT a-cccc."+awsZone) {
+		t.Fatalf("Route 53 holds %s", got)
+	}
+	e.expectPlan(t, app.ExitOK, "No changes", flags...)
 }
