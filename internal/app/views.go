@@ -20,7 +20,7 @@ import (
 // they are, through one provider) when none is declared.
 func viewSpecs(cfg config.Config) ([]*view.Spec, error) {
 	if len(cfg.Views) == 0 {
-		for _, f := range [][]string{cfg.ViewTargets, cfg.ViewTTL, cfg.ViewDomainFilter, cfg.ViewExcludeDomains, cfg.ViewCoreDNSPrefix, cfg.ViewSubnets} {
+		for _, f := range [][]string{cfg.ViewTargets, cfg.ViewTTL, cfg.ViewDomainFilter, cfg.ViewExcludeDomains, cfg.ViewCoreDNSPrefix, cfg.ViewSubnets, cfg.ViewTSIGKeyName, cfg.ViewTSIGSecretFile} {
 			if len(f) > 0 {
 				return nil, fmt.Errorf("--view-* settings need views declared with --view=NAME")
 			}

@@ -170,5 +170,26 @@ func Default() Config {
 		LeaderElectLeaseName:     "zonekeeper",
 		LogLevel:                 "info",
 		LogFormat:                "text",
+
+		RFC2136BatchChangeSize: 50,
+		RFC2136TSIGSecretAlg:   "hmac-sha256",
+
+		PDNSServer:   "http://localhost:8081",
+		PDNSServerID: "localhost",
+
+		AWSBatchChangeSize:       1000,
+		AWSBatchChangeSizeBytes:  32000,
+		AWSBatchChangeSizeValues: 1000,
+		AWSBatchChangeInterval:   time.Second,
+		AWSEvaluateTargetHealth:  true,
+		AWSAPIRetries:            3,
+		AWSRequestsPerSecond:     5,
+
+		BuiltinListen:     []string{":5353"},
+		BuiltinSOAMinimum: 30 * time.Second,
+		BuiltinMaxUDPSize: 1232,
+
+		PublicIPRefreshInterval: 5 * time.Minute,
+		PublicIPLookupTimeout:   10 * time.Second,
 	}
 }

@@ -78,3 +78,52 @@ func TestValidationNamesTheFlag(t *testing.T) {
 		}
 	}
 }
+
+// The defaults users get without a flag, external-dns's where it has the flag.
+func TestDefaults(t *testing.T) {
+	cfg, _, err := Parse("z", []string{"--source=service", "--provider=aws"}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := map[string]bool{
+		"policy sync":                       cfg.Policy == "sync",
+		"txt-owner-id default":              cfg.TXTOwnerID == "default",
+		"interval 1m":                       cfg.Interval == time.Minute,
+		"min-event-sync-interval 100ms":     cfg.MinEventSyncInterval == 100*time.Millisecond,
+		"metrics-address :7979":             cfg.MetricsAddress == ":7979",
+		"rfc2136-batch-change-size 50":      cfg.RFC2136BatchChangeSize == 50,
+		"pdns-server localhost:8081":        cfg.PDNSServer == "http://localhost:8081",
+		"pdns-server-id localhost":          cfg.PDNSServerID == "localhost",
+		"aws-batch-change-size 1000":        cfg.AWSBatchChangeSize == 1000,
+		"aws-batch-change-size-bytes 32000": cfg.AWSBatchChangeSizeBytes == 32000,
+		"aws-batch-change-size-values 1000": cfg.AWSBatchChangeSizeValues == 1000,
+		"aws-batch-change-interval 1s":      cfg.AWSBatchChangeInterval == time.Second,
+		"aws-evaluate-target-health true":   cfg.AWSEvaluateTargetHealth,
+		"aws-api-retries 3":                 cfg.AWSAPIRetries == 3,
+		"builtin-listen :5353":              len(cfg.BuiltinListen) == 1 && cfg.BuiltinListen[0] == ":5353",
+		"public-ip-refresh-interval 5m":     cfg.PublicIPRefreshInterval == 5*time.Minute,
+		"exclude-unschedulable true":        cfg.ExcludeUnschedulable,
+	}
+	for what, ok := range checks {
+		if !ok {
+			t.Errorf("default %s does not hold", what)
+		}
+	}
+	if _, _, err := Parse("z", []string{"--source=service", "--provider=builtin", "--leader-elect"}, env(nil), io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "--leader-elect with --provider=builtin") {
+		t.Errorf("builtin with leader election: %v", err)
+	}
+}
+
+func TestKingpinNegatedBooleans(t *testing.T) {
+	cfg, _, err := Parse("z", []string{"--source=service", "--provider=aws", "--no-aws-evaluate-target-health", "--no-exclude-unschedulable"}, env(nil), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.AWSEvaluateTargetHealth || cfg.ExcludeUnschedulable {
+		t.Fatalf("--no-X did not turn the flags off: %+v", cfg)
+	}
+	if _, _, err := Parse("z", []string{"--source=service", "--provider=aws", "--no-such-flag"}, env(nil), io.Discard); err == nil {
+		t.Fatal("an unknown --no- flag was accepted")
+	}
+}

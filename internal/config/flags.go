@@ -205,7 +205,7 @@ func (boolNoOp) IsBoolFlag() bool { return true }
 func Parse(name string, args []string, getenv func(string) string, output io.Writer) (Config, []string, error) {
 	cfg := Default()
 	fs := NewFlagSet(name, &cfg, output)
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(negatedBools(fs, args)); err != nil {
 		return cfg, nil, err
 	}
 	given := map[string]bool{}
@@ -237,6 +237,25 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 		return cfg, nil, err
 	}
 	return cfg, fs.Args(), nil
+}
+
+// negatedBools rewrites kingpin's --no-FLAG form of a boolean flag (which external-dns command lines
+// use, e.g. --no-aws-evaluate-target-health) into --FLAG=false.
+func negatedBools(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		name, ok := strings.CutPrefix(a, "--no-")
+		if !ok || strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil {
+			if b, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool && b.IsBoolFlag() {
+				out[i] = "--" + name + "=false"
+			}
+		}
+	}
+	return out
 }
 
 // ParseOS is Parse over os.Args and the process environment.
@@ -294,6 +313,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MinEventSyncInterval < 0 {
 		errs = append(errs, errors.New("--min-event-sync-interval must not be negative"))
+	}
+	if c.LeaderElect && c.Provider == "builtin" {
+		errs = append(errs, errors.New("--leader-elect with --provider=builtin: every replica answers DNS from the records it reconciles itself, so every replica must reconcile; run the replicas without --leader-elect"))
 	}
 	if c.LeaderElect {
 		if c.LeaderElectRenewDeadline >= c.LeaderElectLeaseDuration {
