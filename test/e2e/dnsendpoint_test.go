@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -75,19 +74,10 @@ func condition(u *unstructured.Unstructured, typ string) (status, reason, messag
 func TestDNSEndpointSourceAndStatus(t *testing.T) {
 	e := startEnv(t)
 	dyn := e.installCRD(t)
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
-	for k, v := range map[string]string{
+	e.putEtcd(t, map[string]string{
 		"/skydns/com/example/held/0a0b0c0d":   `{"host":"10.9.9.9","targetstrip":1}`,
 		"/skydns/com/example/a-held/0e0f0a0b": `{"text":"\"heritage=external-dns,external-dns/owner=other-cluster,external-dns/resource=crd/prod/held\"","targetstrip":1}`,
-	} {
-		if _, err := cli.Put(context.Background(), k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	res := dyn.Resource(source.DNSEndpointResource()).Namespace("default")
 	ctx := context.Background()
 	create := func(u *unstructured.Unstructured) {

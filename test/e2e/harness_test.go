@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"sort"
@@ -16,9 +17,11 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
@@ -116,14 +119,23 @@ func tail(s string, n int) string {
 	return s
 }
 
-// answers asks CoreDNS and returns the rcode and the answer data of the given type, sorted. For an A
-// query the CNAMEs in the answer are included ("cname:<target>"): CoreDNS answers CNAME-type queries
-// only from an exact etcd key, so a CNAME is checked through the A query clients actually make.
-func (e *env) answers(name string, qtype uint16) (int, []string, error) {
+// query asks the DNS server at server (over "udp" or "tcp"; from the local address from when it is not
+// empty, as a client of that address would) and returns the rcode and the answer data of the given type,
+// sorted: addresses, TXT text as it is on the wire, CNAME targets. For an A query the CNAMEs in the
+// answer are included as "cname:<target>": CoreDNS answers CNAME-type queries only from an exact etcd
+// key, so a CNAME is checked through the A query clients actually make.
+func query(server, from, network, name string, qtype uint16) (int, []string, error) {
+	c := &dns.Client{Net: network, Timeout: 2 * time.Second}
+	if from != "" {
+		if network == "tcp" {
+			c.Dialer = &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		} else {
+			c.Dialer = &net.Dialer{LocalAddr: &net.UDPAddr{IP: net.ParseIP(from)}}
+		}
+	}
 	m := new(dns.Msg)
 	m.SetQuestion(dns.Fqdn(name), qtype)
-	c := &dns.Client{Timeout: 2 * time.Second}
-	r, _, err := c.Exchange(m, e.coredns.Addr)
+	r, _, err := c.Exchange(m, server)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -144,12 +156,31 @@ func (e *env) answers(name string, qtype uint16) (int, []string, error) {
 			}
 			out = append(out, target)
 		case *dns.TXT:
-			// miekg/dns keeps the presentation escapes; the wire data has bare quote characters.
-			out = append(out, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
+			out = append(out, dnstext.Unescape(strings.Join(v.Txt, "")))
 		}
 	}
 	sort.Strings(out)
 	return r.Rcode, out, nil
+}
+
+// answers asks the env's CoreDNS; see query.
+func (e *env) answers(name string, qtype uint16) (int, []string, error) {
+	return query(e.coredns.Addr, "", "udp", name, qtype)
+}
+
+// putEtcd writes keys into the DNS etcd, as another tool (external-dns, a person) would have.
+func (e *env) putEtcd(t testing.TB, kv map[string]string) {
+	t.Helper()
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	for k, v := range kv {
+		if _, err := cli.Put(context.Background(), k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // eventually retries check until it returns nil or the timeout passes.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -98,19 +97,10 @@ func (e *env) expectEvent(t testing.TB, namespace, kind, name, reason string, co
 func TestEventsOnObjects(t *testing.T) {
 	e := startEnv(t)
 	// someone-else's record, with its ownership TXT, as another external-dns would have written it.
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
-	for k, v := range map[string]string{
+	e.putEtcd(t, map[string]string{
 		"/skydns/com/example/taken/0a0b0c0d":   `{"host":"10.9.9.9","targetstrip":1}`,
 		"/skydns/com/example/a-taken/0e0f0a0b": `{"text":"\"heritage=external-dns,external-dns/owner=other-cluster,external-dns/resource=ingress/prod/taken\"","targetstrip":1}`,
-	} {
-		if _, err := cli.Put(context.Background(), k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	e.createIngress(t, ingress("good", "default", nil, "good.example.com"), "192.0.2.30")
 	e.createIngress(t, ingress("wants-taken", "default", nil, "taken.example.com"), "192.0.2.31")
 	e.createService(t, loadBalancer("bad-ttl", "default", map[string]string{

@@ -58,23 +58,8 @@ func TestIngressPublishedToPowerDNS(t *testing.T) {
 
 // powerDNSAnswers asks pdns_server over DNS and returns the data of the given type, sorted.
 func powerDNSAnswers(pd *testbed.PowerDNS, name string, qtype uint16) ([]string, error) {
-	m := new(dns.Msg)
-	m.SetQuestion(dns.Fqdn(name), qtype)
-	r, _, err := (&dns.Client{Timeout: 2 * time.Second}).Exchange(m, pd.Addr)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, rr := range r.Answer {
-		switch v := rr.(type) {
-		case *dns.A:
-			out = append(out, v.A.String())
-		case *dns.TXT:
-			out = append(out, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	_, out, err := query(pd.Addr, "", "udp", name, qtype)
+	return out, err
 }
 
 // expectPowerDNS waits until pdns_server answers name/qtype with exactly want (nothing: no data).

@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/miekg/dns"
-	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
 )
@@ -25,19 +23,10 @@ func (e *env) runCommand(t testing.TB, args ...string) (int, string, string) {
 func TestPlanOverAZoneWrittenByExternalDNS(t *testing.T) {
 	e := startEnv(t)
 	ing := e.createIngress(t, ingress("nginx-test-ingress", "default", nil, "dev1.example.com"), "192.168.10.51")
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
-	for k, v := range map[string]string{
+	e.putEtcd(t, map[string]string{
 		"/skydns/com/example/dev1/5c2a16b3":   `{"host":"192.168.10.51","targetstrip":1}`,
 		"/skydns/com/example/a-dev1/11f0c7e9": `{"text":"\"heritage=external-dns,external-dns/owner=edns,external-dns/resource=ingress/default/nginx-test-ingress\"","targetstrip":1}`,
-	} {
-		if _, err := cli.Put(context.Background(), k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 
 	code, out, errOut := e.runCommand(t, "plan", "--source=ingress", "--txt-owner-id=edns", "--policy=sync")
 	if code != app.ExitOK || !strings.Contains(out, "No changes") {

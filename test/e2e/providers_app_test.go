@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -18,20 +17,8 @@ import (
 
 // lookupA asks the DNS server at addr for name's A records.
 func lookupA(addr, name string) ([]string, error) {
-	m := new(dns.Msg)
-	m.SetQuestion(dns.Fqdn(name), dns.TypeA)
-	r, _, err := (&dns.Client{Timeout: 2 * time.Second}).Exchange(m, addr)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, rr := range r.Answer {
-		if a, ok := rr.(*dns.A); ok {
-			out = append(out, a.A.String())
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	_, out, err := query(addr, "", "udp", name, dns.TypeA)
+	return out, err
 }
 
 // runOnce runs `zonekeeper --once` with the given flags against the env's cluster.

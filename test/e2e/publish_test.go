@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -50,22 +49,11 @@ func TestIngressTargetAnnotationAndTXTPrefix(t *testing.T) {
 // owns, straight into etcd, in the layout external-dns uses.
 func (e *env) seedForeign(t *testing.T) {
 	t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{e.dnsEtcd.Endpoint}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
-	ctx := context.Background()
-	kv := map[string]string{
+	e.putEtcd(t, map[string]string{
 		"/skydns/com/example/foreign/1a2b3c4d":   `{"host":"10.9.9.9","ttl":300,"targetstrip":1}`,
 		"/skydns/com/example/a-foreign/5e6f7a8b": `{"text":"\"heritage=external-dns,external-dns/owner=someone-else,external-dns/resource=service/default/foreign\"","targetstrip":1}`,
 		"/skydns/com/example/manual/0badcafe":    `{"host":"10.8.8.8","ttl":300,"targetstrip":1}`,
-	}
-	for k, v := range kv {
-		if _, err := cli.Put(ctx, k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 }
 
 func (e *env) expectForeignIntact(t *testing.T) {

@@ -66,24 +66,12 @@ func expectBIND(t *testing.T, addr string, timeout time.Duration, name string, q
 	t.Helper()
 	sort.Strings(want)
 	eventually(t, timeout, fmt.Sprintf("BIND %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
-		m := new(dns.Msg)
-		m.SetQuestion(dns.Fqdn(name), qtype)
-		r, _, err := (&dns.Client{Net: "tcp", Timeout: 2 * time.Second}).Exchange(m, addr)
+		rcode, got, err := query(addr, "", "tcp", name, qtype)
 		if err != nil {
 			return err
 		}
-		var got []string
-		for _, rr := range r.Answer {
-			switch v := rr.(type) {
-			case *dns.A:
-				got = append(got, v.A.String())
-			case *dns.TXT:
-				got = append(got, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
-			}
-		}
-		sort.Strings(got)
 		if strings.Join(got, "|") != strings.Join(want, "|") {
-			return fmt.Errorf("got %v (rcode %s)", got, dns.RcodeToString[r.Rcode])
+			return fmt.Errorf("got %v (rcode %s)", got, dns.RcodeToString[rcode])
 		}
 		return nil
 	})

@@ -39,24 +39,8 @@ example.com.:%[1]d {
 // lookupFrom asks server for name/qtype from the local address from (a loopback address), as a client
 // of that address would.
 func lookupFrom(from, server, name string, qtype uint16) ([]string, error) {
-	c := &dns.Client{Timeout: 2 * time.Second, Dialer: &net.Dialer{LocalAddr: &net.UDPAddr{IP: net.ParseIP(from)}}}
-	m := new(dns.Msg)
-	m.SetQuestion(dns.Fqdn(name), qtype)
-	r, _, err := c.Exchange(m, server)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, rr := range r.Answer {
-		switch v := rr.(type) {
-		case *dns.A:
-			out = append(out, v.A.String())
-		case *dns.TXT:
-			out = append(out, strings.ReplaceAll(strings.Join(v.Txt, ""), `\"`, `"`))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	_, out, err := query(server, from, "udp", name, qtype)
+	return out, err
 }
 
 // Split horizon with one zonekeeper: an Ingress on the real kube-apiserver is published to two etcd
