@@ -1,6 +1,8 @@
 package txt
 
 import (
+	"strings"
+
 	"context"
 	"errors"
 	"slices"
@@ -244,6 +246,23 @@ func prepare(e *endpoint.Endpoint, owner string) *endpoint.Endpoint {
 	return c
 }
 
+// touchOwned marks, for a TXT record that changed, the name of the record it may own, so that the
+// record is folded again with its new ownership.
+func (r *Registry) touchOwned(s *state, e *endpoint.Endpoint) {
+	if e.RecordType != endpoint.RecordTypeTXT {
+		return
+	}
+	if name, _, ok := r.mapper.RecordName(e.DNSName); ok {
+		s.touch(name)
+		// The TXT of "*.x" is named after --txt-wildcard-replacement; the record is the wildcard.
+		if w := r.mapper.wildcard; w != "" {
+			if first, rest, found := strings.Cut(name, "."); found && first == w {
+				s.touch("*." + rest)
+			}
+		}
+	}
+}
+
 // patch writes the accepted changes into the cache, in the order providers apply them (deletes,
 // updates, creates). It does nothing if the cache was replaced or dropped meanwhile.
 func (r *Registry) patch(s *state, sent []*sentChange) {
@@ -263,9 +282,11 @@ func (r *Registry) patch(s *state, sent []*sentChange) {
 			case provider.ActionUpdate:
 				s.remove(c.old)
 				s.put(c.ep, r.codec)
+				r.touchOwned(s, c.old)
 			case provider.ActionCreate:
 				s.put(c.ep, r.codec)
 			}
+			r.touchOwned(s, c.ep)
 		}
 	}
 }

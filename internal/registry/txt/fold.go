@@ -16,31 +16,92 @@ const ForceUpdateProperty = "txt/force-update"
 const aliasProperty = "alias"
 
 // fold turns the cached listing into what Records returns: fresh copies of every record except
-// ownership TXTs, labelled with the ownership their TXT declares, sorted by key.
+// ownership TXTs, labelled with the ownership their TXT declares, sorted by key. The folded records
+// are memoized in the state; only names changed since the last fold are folded again. Callers hold
+// r.mu for writing.
 func (r *Registry) fold(s *state) []*endpoint.Endpoint {
-	out := make([]*endpoint.Endpoint, 0, len(s.entries))
-	for _, en := range s.entries {
-		if en.own != nil {
-			continue
-		}
-		e := copyWithoutOwnership(en.ep)
-		txtName := r.mapper.TXTName(e.DNSName, e.RecordType)
-		if own := r.ownerOf(s, e, txtName); own != nil {
-			for k, v := range own.labels {
-				e.Labels[k] = v
+	switch {
+	case s.folded == nil:
+		s.folded = make(map[endpoint.Key]*endpoint.Endpoint, len(s.entries))
+		for k, en := range s.entries {
+			if en.own == nil {
+				s.folded[k] = r.foldEntry(s, en)
 			}
 		}
-		if e.Owner() == r.ownerID && r.managed[e.RecordType] &&
-			s.ownershipTXT(txtName, e.SetIdentifier) == nil {
-			e.SetProviderSpecific(ForceUpdateProperty, "true")
+		s.resort()
+	case len(s.dirty) > 0:
+		keysChanged := false
+		for k := range s.removed {
+			if _, back := s.entries[k]; !back {
+				if _, had := s.folded[k]; had {
+					delete(s.folded, k)
+					keysChanged = true
+				}
+			}
 		}
-		out = append(out, e)
+		for name := range s.dirty {
+			for k := range s.byName[name] {
+				en := s.entries[k]
+				if en.own != nil { // an ownership TXT is not a record (it may have become one)
+					if _, had := s.folded[k]; had {
+						delete(s.folded, k)
+						keysChanged = true
+					}
+					continue
+				}
+				e := r.foldEntry(s, en)
+				s.folded[k] = e
+				if i, ok := s.pos[k]; ok {
+					s.sorted[i] = e // positions hold until a key is added or removed
+				} else {
+					keysChanged = true
+				}
+			}
+		}
+		if keysChanged {
+			s.resort()
+		}
 	}
-	slices.SortFunc(out, func(a, b *endpoint.Endpoint) int {
+	clear(s.dirty)
+	clear(s.removed)
+	out := make([]*endpoint.Endpoint, len(s.sorted))
+	for i, e := range s.sorted {
+		out[i] = e.DeepCopy()
+	}
+	return out
+}
+
+// foldEntry is what Records makes of one record entry: a copy labelled with its ownership, marked for
+// a forced update when it is ours and its new-format TXT is missing.
+func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
+	e := copyWithoutOwnership(en.ep)
+	txtName := r.mapper.TXTName(e.DNSName, e.RecordType)
+	if own := r.ownerOf(s, e, txtName); own != nil {
+		for k, v := range own.labels {
+			e.Labels[k] = v
+		}
+	}
+	if e.Owner() == r.ownerID && r.managed[e.RecordType] &&
+		s.ownershipTXT(txtName, e.SetIdentifier) == nil {
+		e.SetProviderSpecific(ForceUpdateProperty, "true")
+	}
+	return e
+}
+
+// resort rebuilds the Records order of the memo and the positions in it.
+func (s *state) resort() {
+	s.sorted = s.sorted[:0]
+	for _, e := range s.folded {
+		s.sorted = append(s.sorted, e)
+	}
+	slices.SortFunc(s.sorted, func(a, b *endpoint.Endpoint) int {
 		return cmp.Or(cmp.Compare(a.DNSName, b.DNSName), cmp.Compare(a.RecordType, b.RecordType),
 			cmp.Compare(a.SetIdentifier, b.SetIdentifier))
 	})
-	return out
+	s.pos = make(map[endpoint.Key]int, len(s.sorted))
+	for i, e := range s.sorted {
+		s.pos[keyOf(e)] = i
+	}
 }
 
 // ownerOf finds the ownership TXT of a record: the new-format TXT first; for an AWS A alias the

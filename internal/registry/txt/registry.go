@@ -85,16 +85,16 @@ func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.mu.Lock() // fold updates the memo
+	defer r.mu.Unlock()
 	return r.fold(s), nil
 }
 
 // CachedRecords returns what Records would return from the cache, without ever calling the provider,
 // whatever the cache's age. ok is false when nothing is cached (never listed, or invalidated).
 func (r *Registry) CachedRecords() (eps []*endpoint.Endpoint, ok bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.mu.Lock() // fold updates the memo
+	defer r.mu.Unlock()
 	if r.state == nil {
 		return nil, false
 	}
@@ -122,8 +122,8 @@ func (r *Registry) AdjustEndpoints(eps []*endpoint.Endpoint) []*endpoint.Endpoin
 }
 
 func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
+	r.mu.Lock() // fold updates the memo
+	defer r.mu.Unlock()
 	if r.state == nil || r.interval <= 0 || r.now().Sub(r.state.loadedAt) >= r.interval {
 		return nil, false
 	}

@@ -19,6 +19,18 @@ type entry struct {
 type state struct {
 	entries  map[endpoint.Key]*entry
 	loadedAt time.Time
+	// byName indexes the keys of entries by (lower-cased) name, so that one name can be folded again.
+	byName map[string]map[endpoint.Key]struct{}
+
+	// The fold memo: what fold made of each record entry (nil until the first fold), the same
+	// endpoints in Records order with their positions, and the names whose entries or ownership
+	// changed since (they are folded again on the next call). An event then costs a fold of the names
+	// it touched, not of the zone.
+	folded  map[endpoint.Key]*endpoint.Endpoint
+	sorted  []*endpoint.Endpoint
+	pos     map[endpoint.Key]int
+	dirty   map[string]bool
+	removed map[endpoint.Key]bool // keys removed since the last fold (an update may put them back)
 }
 
 func cacheKey(name, recordType, setID string) endpoint.Key {
@@ -31,7 +43,9 @@ func keyOf(e *endpoint.Endpoint) endpoint.Key {
 
 // newState builds the cache from a listing; the endpoints become the cache's own.
 func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
-	s := &state{entries: make(map[endpoint.Key]*entry, len(records)), loadedAt: now}
+	s := &state{entries: make(map[endpoint.Key]*entry, len(records)), loadedAt: now,
+		byName: make(map[string]map[endpoint.Key]struct{}, len(records)), dirty: map[string]bool{},
+		removed: map[endpoint.Key]bool{}}
 	for _, e := range records {
 		s.put(e, c)
 	}
@@ -40,11 +54,29 @@ func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 
 // put stores a record set, replacing any with the same key.
 func (s *state) put(e *endpoint.Endpoint, c codec) {
-	s.entries[keyOf(e)] = &entry{ep: e, own: c.decodeRecord(e)}
+	k := keyOf(e)
+	s.entries[k] = &entry{ep: e, own: c.decodeRecord(e)}
+	if s.byName[k.DNSName] == nil {
+		s.byName[k.DNSName] = map[endpoint.Key]struct{}{}
+	}
+	s.byName[k.DNSName][k] = struct{}{}
+	s.dirty[k.DNSName] = true
 }
 
 func (s *state) remove(e *endpoint.Endpoint) {
-	delete(s.entries, keyOf(e))
+	k := keyOf(e)
+	delete(s.entries, k)
+	delete(s.byName[k.DNSName], k)
+	if len(s.byName[k.DNSName]) == 0 {
+		delete(s.byName, k.DNSName)
+	}
+	s.dirty[k.DNSName] = true
+	s.removed[k] = true
+}
+
+// touch marks a name to be folded again (its ownership TXT changed).
+func (s *state) touch(name string) {
+	s.dirty[strings.ToLower(strings.TrimSuffix(name, "."))] = true
 }
 
 // ownershipTXT returns the ownership TXT stored at a name, or nil.
