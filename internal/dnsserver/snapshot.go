@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/miekg/dns"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // snapshot is the complete, immutable state of one view: every zone with its SOA and NS, and every
@@ -70,12 +72,7 @@ func (s *snapshot) zoneOf(name string) *zone {
 }
 
 // inZone reports whether a canonical name is the zone apex or below it (on a label boundary).
-func inZone(name, zone string) bool {
-	if len(name) == len(zone) {
-		return name == zone
-	}
-	return len(name) > len(zone) && name[len(name)-len(zone)-1] == '.' && strings.HasSuffix(name, zone)
-}
+func inZone(name, zone string) bool { return endpoint.InDomain(name, zone) }
 
 // parent returns the name without its first label ("a.b.c." → "b.c.").
 func parent(name string) string {

@@ -153,3 +153,29 @@ func TestProviderSpecificHelpers(t *testing.T) {
 		t.Fatal("DeepCopy shares memory")
 	}
 }
+
+func TestInDomainIsOnLabelBoundaries(t *testing.T) {
+	for _, c := range []struct {
+		name, domain string
+		want         bool
+	}{
+		{"example.com", "example.com", true},
+		{"www.example.com", "example.com", true},
+		{"a.b.example.com.", "example.com.", true},
+		{"badexample.com", "example.com", false},
+		{"www.badexample.com", "example.com", false},
+		{"example.com", "www.example.com", false},
+		{"com", "example.com", false},
+	} {
+		if got := InDomain(c.name, c.domain); got != c.want {
+			t.Errorf("InDomain(%q, %q) = %v, want %v", c.name, c.domain, got, c.want)
+		}
+	}
+}
+
+func BenchmarkInDomain(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		InDomain("www.example.com.", "example.com.")
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // DomainFilter selects the DNS names zonekeeper manages, with external-dns's --domain-filter,
@@ -93,7 +95,7 @@ func matchesAnySuffix(filters []string, name string) bool {
 			}
 			continue
 		}
-		if name == f || strings.HasSuffix(name, "."+f) {
+		if endpoint.InDomain(name, f) {
 			return true
 		}
 	}

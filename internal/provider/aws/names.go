@@ -2,6 +2,8 @@ package aws
 
 import (
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // normName is the form names are compared in: lower case, no trailing dot, Route 53's \ooo octal
@@ -40,9 +42,7 @@ func unescapeOctal(s string) string {
 func isOctal(c byte) bool { return c >= '0' && c <= '7' }
 
 // inZone reports whether name lies at or below zone (both normalised), on a label boundary.
-func inZone(name, zone string) bool {
-	return name == zone || strings.HasSuffix(name, "."+zone)
-}
+func inZone(name, zone string) bool { return endpoint.InDomain(name, zone) }
 
 // fqdn is the name as sent to Route 53.
 func fqdn(name string) string { return strings.TrimSuffix(name, ".") + "." }

@@ -3,6 +3,8 @@ package coredns
 import (
 	"fmt"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // zoneSet is the normalised DomainFilter. Empty means every name.
@@ -26,7 +28,7 @@ func (z zoneSet) contains(name string) bool {
 		return true
 	}
 	for _, zone := range z {
-		if name == zone || strings.HasSuffix(name, "."+zone) {
+		if endpoint.InDomain(name, zone) {
 			return true
 		}
 	}

@@ -149,7 +149,7 @@ func (p *Provider) inZones(name string) bool {
 		return true
 	}
 	for _, z := range p.zones {
-		if name == z || strings.HasSuffix(name, "."+z) {
+		if endpoint.InDomain(name, z) {
 			return true
 		}
 	}

@@ -3,6 +3,8 @@ package pdns
 import (
 	"fmt"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // zone is a managed PowerDNS zone: its API id and canonical name without the trailing dot.
@@ -27,9 +29,7 @@ func newDomainFilter(domains []string) domainFilter {
 
 // within reports whether name is domain or below it, on a label boundary ("notexample.com" is not
 // within "example.com").
-func within(name, domain string) bool {
-	return name == domain || strings.HasSuffix(name, "."+domain)
-}
+func within(name, domain string) bool { return endpoint.InDomain(name, domain) }
 
 // allows reports whether a name is inside the filter.
 func (f domainFilter) allows(name string) bool {
