@@ -19,25 +19,35 @@ type Etcd struct {
 // StartEtcd starts etcd for the duration of the test.
 func StartEtcd(t testing.TB) *Etcd {
 	t.Helper()
-	bin := Binary(t, "etcd")
-	dir := t.TempDir()
-	client, peer := FreePort(t), FreePort(t)
-	endpoint := fmt.Sprintf("http://127.0.0.1:%d", client)
-	e := &Etcd{Endpoint: endpoint, proc: &process{name: bin, dir: dir, args: []string{
-		"--name", "testbed",
-		"--data-dir", dir + "/data",
-		"--listen-client-urls", endpoint,
-		"--advertise-client-urls", endpoint,
-		"--listen-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", peer),
-		"--initial-advertise-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", peer),
-		"--initial-cluster", fmt.Sprintf("testbed=http://127.0.0.1:%d", peer),
-		"--log-level", "warn",
-	}}}
+	e, _ := newEtcd(t, "http")
 	if err := e.Start(); err != nil {
 		t.Fatalf("etcd: %v", err)
 	}
 	t.Cleanup(e.Stop)
 	return e
+}
+
+// newEtcd prepares (does not start) an etcd on free loopback ports whose client URL has the given
+// scheme; extra flags are added after the common ones. It returns the client address host:port.
+func newEtcd(t testing.TB, scheme string, extra ...string) (*Etcd, string) {
+	t.Helper()
+	bin := Binary(t, "etcd")
+	dir := t.TempDir()
+	client, peer := FreePort(t), FreePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", client)
+	endpoint := scheme + "://" + addr
+	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peer)
+	args := append([]string{
+		"--name", "testbed",
+		"--data-dir", dir + "/data",
+		"--listen-client-urls", endpoint,
+		"--advertise-client-urls", endpoint,
+		"--listen-peer-urls", peerURL,
+		"--initial-advertise-peer-urls", peerURL,
+		"--initial-cluster", "testbed=" + peerURL,
+		"--log-level", "warn",
+	}, extra...)
+	return &Etcd{Endpoint: endpoint, proc: &process{name: bin, dir: dir, args: args}}, addr
 }
 
 // Start starts (or restarts) the server and waits until it answers.

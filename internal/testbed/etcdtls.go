@@ -2,7 +2,6 @@ package testbed
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -18,30 +17,17 @@ type EtcdTLS struct {
 // authentication, for the duration of the test. The server certificate must be valid for 127.0.0.1.
 func StartEtcdTLS(t testing.TB, files EtcdTLS) *Etcd {
 	t.Helper()
-	bin := Binary(t, "etcd")
-	dir := t.TempDir()
-	client, peer := FreePort(t), FreePort(t)
-	endpoint := fmt.Sprintf("https://127.0.0.1:%d", client)
-	e := &Etcd{Endpoint: endpoint, proc: &process{name: bin, dir: dir, args: []string{
-		"--name", "testbed",
-		"--data-dir", dir + "/data",
-		"--listen-client-urls", endpoint,
-		"--advertise-client-urls", endpoint,
+	e, addr := newEtcd(t, "https",
 		"--cert-file", files.CertFile,
 		"--key-file", files.KeyFile,
 		"--trusted-ca-file", files.CAFile,
 		"--client-cert-auth",
-		"--listen-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", peer),
-		"--initial-advertise-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", peer),
-		"--initial-cluster", fmt.Sprintf("testbed=http://127.0.0.1:%d", peer),
-		"--log-level", "warn",
-	}}}
+	)
 	if err := e.proc.start(); err != nil {
 		t.Fatalf("etcd (TLS): %v", err)
 	}
 	t.Cleanup(e.Stop)
 	// Readiness is the port accepting connections: /health would need the client certificate.
-	addr := fmt.Sprintf("127.0.0.1:%d", client)
 	err := waitFor(e.proc, 20*time.Second, func(ctx context.Context) error {
 		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 		if err != nil {
