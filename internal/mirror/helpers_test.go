@@ -109,7 +109,7 @@ func getPrefix(t testing.TB, c *clientv3.Client, prefix string) map[string]strin
 // expectPrefix waits until the prefix holds exactly want.
 func expectPrefix(t testing.TB, c *clientv3.Client, prefix string, want map[string]string, timeout time.Duration) {
 	t.Helper()
-	eventually(t, timeout, "destination "+prefix, func() error {
+	testbed.Eventually(t, timeout, "destination "+prefix, func() error {
 		return sameMap(getPrefix(t, c, prefix), want)
 	})
 }
@@ -135,19 +135,6 @@ func sameMap(got, want map[string]string) error {
 		return fmt.Errorf("%s", strings.Join(diffs, "; "))
 	}
 	return nil
-}
-
-func eventually(t testing.TB, timeout time.Duration, what string, check func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = check(); err == nil {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%s: not true after %s: %v", what, timeout, err)
 }
 
 // runOnce runs `zonekeeper mirror --once` in-process and returns the exit code and the log.

@@ -91,7 +91,7 @@ func TestInformerSourcesAgainstAPIServer(t *testing.T) {
 		"site.example.com CNAME lb.example.net res=ingress/default/site",
 		"web.example.com A 203.0.113.10 ttl=120 res=service/default/web",
 	}
-	eventually(t, func() error { return sameEndpoints(ctx, all, want) })
+	testbed.Eventually(t, 20*time.Second, "sources catch up", func() error { return sameEndpoints(ctx, all, want) })
 
 	// The transform dropped managedFields and last-applied-configuration from the cache.
 	cached, err := services.services.Services("default").Get("web")
@@ -114,7 +114,7 @@ func TestInformerSourcesAgainstAPIServer(t *testing.T) {
 	}
 	waitEvent(t, events, "service status update")
 	want[2] = "web.example.com A 203.0.113.99 ttl=120 res=service/default/web"
-	eventually(t, func() error { return sameEndpoints(ctx, all, want) })
+	testbed.Eventually(t, 20*time.Second, "sources catch up", func() error { return sameEndpoints(ctx, all, want) })
 
 	// Deleting the ingress fires the handler and removes its records.
 	drain(events)
@@ -122,7 +122,7 @@ func TestInformerSourcesAgainstAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitEvent(t, events, "ingress delete")
-	eventually(t, func() error { return sameEndpoints(ctx, all, []string{want[0], want[2]}) })
+	testbed.Eventually(t, 20*time.Second, "sources catch up", func() error { return sameEndpoints(ctx, all, []string{want[0], want[2]}) })
 
 	// An EndpointSlice change reaches the service source too.
 	drain(events)
@@ -135,7 +135,7 @@ func TestInformerSourcesAgainstAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitEvent(t, events, "endpointslice update")
-	eventually(t, func() error {
+	testbed.Eventually(t, 20*time.Second, "sources catch up", func() error {
 		return sameEndpoints(ctx, all, []string{"db.example.com A 10.2.0.1,10.2.0.2 res=service/default/db", want[2]})
 	})
 }
@@ -173,21 +173,6 @@ func sameEndpoints(ctx context.Context, s Source, want []string) error {
 		return fmt.Errorf("got:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
 	}
 	return nil
-}
-
-func eventually(t *testing.T, check func() error) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		err := check()
-		if err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func drain(ch chan struct{}) {

@@ -178,7 +178,7 @@ func (st *awsStack) sets(zone string) map[string]string {
 // expectSets waits until the zone holds exactly want.
 func (st *awsStack) expectSets(t *testing.T, timeout time.Duration, zone string, want map[string]string) {
 	t.Helper()
-	eventually(t, timeout, "zone "+zone, func() error {
+	testbed.Eventually(t, timeout, "zone "+zone, func() error {
 		got := st.sets(zone)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			return fmt.Errorf("got %v\nwant %v", got, want)
@@ -253,7 +253,7 @@ func TestAWSWeightedBesideSimpleRejected(t *testing.T) {
 		"a-dddd." + awsZone + " TXT": ownership("e2e", "service/default/other"),
 	})
 	want := "RRSet with DNS name bbbb.externaldns.test., type A, SetIdentifier nginx cannot be created as a non-weighted set exists with the same name and type"
-	eventually(t, 5*time.Second, "rejection reported on the Service", func() error {
+	testbed.Eventually(t, 5*time.Second, "rejection reported on the Service", func() error {
 		for _, line := range strings.Split(st.rejected.all(), "\n") {
 			if strings.HasPrefix(line, "service/default/nginx: ") && strings.Contains(line, want) {
 				return nil
@@ -381,7 +381,7 @@ func TestAWSFiveThousandHostnamesThrottled(t *testing.T) {
 		e.createService(t, annotated(loadBalancer(fmt.Sprintf("s%d", s), "default", nil), "hostname", strings.Join(hosts, ",")), fmt.Sprintf("10.30.%d.1", s))
 	}
 	st := startAWS(t, e, srv, txt.Config{}, awsprovider.Config{RequestsPerSecond: 10, BatchChangeInterval: 0}, zones...)
-	eventually(t, 3*time.Minute, "5,000 hostnames published", func() error {
+	testbed.Eventually(t, 3*time.Minute, "5,000 hostnames published", func() error {
 		n := len(st.sets(zones[0])) + len(st.sets(zones[1]))
 		if n != 2*services*perService {
 			return fmt.Errorf("%d record sets", n)

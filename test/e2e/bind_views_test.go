@@ -46,7 +46,7 @@ func TestSplitHorizonOnBINDViews(t *testing.T) {
 
 	expect := func(from, want string) {
 		t.Helper()
-		eventually(t, converge, "app.example.com from "+from, func() error {
+		testbed.Eventually(t, converge, "app.example.com from "+from, func() error {
 			got, err := lookupFrom(from, bind.Addr, "app.example.com", dns.TypeA)
 			if err != nil {
 				return err

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // installCRD applies the DNSEndpoint CRD zonekeeper ships and waits until it is served.
@@ -38,7 +39,7 @@ func (e *env) installCRD(t *testing.T) dynamic.Interface {
 	if _, err := dyn.Resource(crds).Create(context.Background(), &unstructured.Unstructured{Object: obj}, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("the shipped CRD was not accepted: %v", err)
 	}
-	eventually(t, 30*time.Second, "CRD served", func() error {
+	testbed.Eventually(t, 30*time.Second, "CRD served", func() error {
 		_, err := dyn.Resource(source.DNSEndpointResource()).Namespace("default").List(context.Background(), metav1.ListOptions{})
 		return err
 	})
@@ -103,7 +104,7 @@ func TestDNSEndpointSourceAndStatus(t *testing.T) {
 
 	expectStatus := func(name string, generation int64, typ, status, reason, contains string) {
 		t.Helper()
-		eventually(t, converge, fmt.Sprintf("%s %s=%s", name, typ, status), func() error {
+		testbed.Eventually(t, converge, fmt.Sprintf("%s %s=%s", name, typ, status), func() error {
 			u, err := res.Get(ctx, name, metav1.GetOptions{})
 			if err != nil {
 				return err

@@ -183,25 +183,11 @@ func (e *env) putEtcd(t testing.TB, kv map[string]string) {
 	}
 }
 
-// eventually retries check until it returns nil or the timeout passes.
-func eventually(t testing.TB, timeout time.Duration, what string, check func() error) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	var err error
-	for time.Now().Before(deadline) {
-		if err = check(); err == nil {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("%s: not true after %s: %v", what, timeout, err)
-}
-
 // expectAnswer waits until CoreDNS answers name/qtype with exactly want.
 func (e *env) expectAnswer(t testing.TB, timeout time.Duration, name string, qtype uint16, want ...string) {
 	t.Helper()
 	sort.Strings(want)
-	eventually(t, timeout, fmt.Sprintf("%s %s = %v", name, dns.TypeToString[qtype], want), func() error {
+	testbed.Eventually(t, timeout, fmt.Sprintf("%s %s = %v", name, dns.TypeToString[qtype], want), func() error {
 		_, got, err := e.answers(name, qtype)
 		if err != nil {
 			return err
@@ -216,7 +202,7 @@ func (e *env) expectAnswer(t testing.TB, timeout time.Duration, name string, qty
 // expectNXDOMAIN waits until CoreDNS answers NXDOMAIN for name.
 func (e *env) expectNXDOMAIN(t testing.TB, timeout time.Duration, name string) {
 	t.Helper()
-	eventually(t, timeout, name+" NXDOMAIN", func() error {
+	testbed.Eventually(t, timeout, name+" NXDOMAIN", func() error {
 		rcode, got, err := e.answers(name, dns.TypeA)
 		if err != nil {
 			return err

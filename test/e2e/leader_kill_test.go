@@ -60,7 +60,7 @@ func TestLeaderKilledFollowerTakesOver(t *testing.T) {
 	leader, leaderLog := start("leader")
 	e.expectAnswer(t, converge, "first.example.com", dns.TypeA, "192.0.2.90")
 	_, followerLog := start("follower")
-	eventually(t, converge, "follower follows", func() error {
+	testbed.Eventually(t, converge, "follower follows", func() error {
 		if !strings.Contains(followerLog.String(), "Following the leader") {
 			return fmt.Errorf("not yet")
 		}

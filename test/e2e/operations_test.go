@@ -10,6 +10,8 @@ import (
 	"github.com/miekg/dns"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // /readyz turns unready, with the reason, while the DNS provider is down, and ready again after it
@@ -21,7 +23,7 @@ func TestReadinessAndMetricsFollowTheProvider(t *testing.T) {
 	e.expectAnswer(t, converge, "ready.example.com", dns.TypeA, "192.0.2.20")
 	expectProbe := func(path string, code int, body string) {
 		t.Helper()
-		eventually(t, 30*time.Second, path, func() error {
+		testbed.Eventually(t, 30*time.Second, path, func() error {
 			c, b, err := z.get(path)
 			if err != nil {
 				return err
@@ -78,7 +80,7 @@ func (e *env) events(t testing.TB, namespace, kind, name, reason string) []corev
 
 func (e *env) expectEvent(t testing.TB, namespace, kind, name, reason string, contains ...string) {
 	t.Helper()
-	eventually(t, converge, fmt.Sprintf("%s event on %s %s", reason, kind, name), func() error {
+	testbed.Eventually(t, converge, fmt.Sprintf("%s event on %s %s", reason, kind, name), func() error {
 		for _, ev := range e.events(t, namespace, kind, name, reason) {
 			ok := ev.InvolvedObject.UID != ""
 			for _, c := range contains {
@@ -127,7 +129,7 @@ func TestLeaderElectionFailover(t *testing.T) {
 	a := e.start(t, flags...)
 	e.expectAnswer(t, converge, "first.example.com", dns.TypeA, "192.0.2.40")
 	b := e.start(t, flags...)
-	eventually(t, converge, "second replica follows", func() error {
+	testbed.Eventually(t, converge, "second replica follows", func() error {
 		if !strings.Contains(b.log.String(), "Following the leader") {
 			return fmt.Errorf("not yet")
 		}

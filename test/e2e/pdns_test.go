@@ -66,7 +66,7 @@ func powerDNSAnswers(pd *testbed.PowerDNS, name string, qtype uint16) ([]string,
 func expectPowerDNS(t *testing.T, pd *testbed.PowerDNS, timeout time.Duration, name string, qtype uint16, want ...string) {
 	t.Helper()
 	sort.Strings(want)
-	eventually(t, timeout, fmt.Sprintf("PowerDNS %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
+	testbed.Eventually(t, timeout, fmt.Sprintf("PowerDNS %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
 		got, err := powerDNSAnswers(pd, name, qtype)
 		if err != nil {
 			return err

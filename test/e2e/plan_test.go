@@ -9,6 +9,7 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // runCommand runs one zonekeeper command to completion and returns its exit code and output.
@@ -34,7 +35,7 @@ func TestPlanOverAZoneWrittenByExternalDNS(t *testing.T) {
 	}
 
 	e.setIngressIP(t, ing, "192.168.10.52")
-	eventually(t, 10*time.Second, "plan sees the new status", func() error {
+	testbed.Eventually(t, 10*time.Second, "plan sees the new status", func() error {
 		code, out, errOut = e.runCommand(t, "plan", "--source=ingress", "--txt-owner-id=edns", "--policy=sync")
 		if code != app.ExitHasChanges || !strings.Contains(out, "UPDATE  dev1.example.com A 192.168.10.51 -> 192.168.10.52") {
 			return &planError{code, out + errOut}

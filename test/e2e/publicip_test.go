@@ -53,7 +53,7 @@ func TestPublicAddressDiscoveryDrivesTheExternalView(t *testing.T) {
 
 	expect := func(from, want string) {
 		t.Helper()
-		eventually(t, 10*time.Second, "app.example.com from "+from+" = "+want, func() error {
+		testbed.Eventually(t, 10*time.Second, "app.example.com from "+from+" = "+want, func() error {
 			got, err := lookupFrom(from, server, "app.example.com", dns.TypeA)
 			if err != nil {
 				return err

@@ -49,7 +49,7 @@ func TestQuickstartScript(t *testing.T) {
 	server := fmt.Sprintf("127.0.0.1:%d", port)
 	expect := func(from, name string, want ...string) {
 		t.Helper()
-		eventually(t, 3*time.Minute, name+" from "+from, func() error { // the first run compiles
+		testbed.Eventually(t, 3*time.Minute, name+" from "+from, func() error { // the first run compiles
 			got, err := lookupFrom(from, server, name, dns.TypeA)
 			if err != nil {
 				return err

@@ -65,7 +65,7 @@ func splitAddr(t *testing.T, addr string) (string, int) {
 func expectBIND(t *testing.T, addr string, timeout time.Duration, name string, qtype uint16, want ...string) {
 	t.Helper()
 	sort.Strings(want)
-	eventually(t, timeout, fmt.Sprintf("BIND %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
+	testbed.Eventually(t, timeout, fmt.Sprintf("BIND %s %s = %v", name, dns.TypeToString[qtype], want), func() error {
 		rcode, got, err := query(addr, "", "tcp", name, qtype)
 		if err != nil {
 			return err

@@ -63,7 +63,7 @@ func TestSplitHorizonOnCoreDNSViews(t *testing.T) {
 	expect := func(from, name string, qtype uint16, want ...string) {
 		t.Helper()
 		sort.Strings(want)
-		eventually(t, converge, fmt.Sprintf("%s from %s", name, from), func() error {
+		testbed.Eventually(t, converge, fmt.Sprintf("%s from %s", name, from), func() error {
 			got, err := lookupFrom(from, split.Addr, name, qtype)
 			if err != nil {
 				return err
