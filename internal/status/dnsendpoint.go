@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -46,16 +47,21 @@ type DNSEndpointWriter struct {
 	// written is the last status patched per object; comparing with it (not with the server's copy)
 	// avoids a patch on every run where an older CRD prunes the conditions.
 	written map[types.UID]objectStatus
-	// rejected remembers, per resource, the record sets the provider refused, until they are applied
-	// or no longer asked for: a refused record set is held back for its retry, so a run in between
-	// says nothing about it.
-	rejected map[string]map[endpoint.Key]string
+	// rejected remembers, per view and resource, the record sets the provider refused, until they are
+	// applied or no longer asked for: a refused record set is held back for its retry, so a run in
+	// between says nothing about it.
+	rejected map[string]map[string]map[endpoint.Key]string
+	// latest holds each view's findings from its last reconcile. With views, every view's controller
+	// reports here in turn; the status is written from all of them together, so that it neither
+	// flips between views nor hides what only one view found.
+	latest map[string]map[string]*findings
 }
 
 // NewDNSEndpointWriter returns a writer for the objects of src.
 func NewDNSEndpointWriter(client dynamic.Interface, src *source.DNSEndpointSource, log *slog.Logger) *DNSEndpointWriter {
 	return &DNSEndpointWriter{client: client, source: src, log: log, now: time.Now,
-		written: map[types.UID]objectStatus{}, rejected: map[string]map[endpoint.Key]string{}}
+		written: map[types.UID]objectStatus{}, rejected: map[string]map[string]map[endpoint.Key]string{},
+		latest: map[string]map[string]*findings{}}
 }
 
 type objectStatus struct {
@@ -86,7 +92,8 @@ func (w *DNSEndpointWriter) Reconciled(r controller.Report) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	byResource := w.collect(r, res)
+	w.latest[r.View] = w.collect(r, res)
+	byResource := w.merged()
 	seen := make(map[types.UID]bool, len(objs))
 	for _, d := range objs {
 		seen[d.UID] = true
@@ -108,8 +115,47 @@ func (w *DNSEndpointWriter) Reconciled(r controller.Report) {
 	}
 }
 
-// collect sorts the run's findings by resource and keeps the sticky rejections right.
+// merged joins the latest findings of every view: a problem, conflict or rejection found by any view
+// counts (each names its view), and published is the most any view published.
+func (w *DNSEndpointWriter) merged() map[string]*findings {
+	out := map[string]*findings{}
+	for _, byResource := range w.latest {
+		for resource, f := range byResource {
+			m := out[resource]
+			if m == nil {
+				m = &findings{}
+				out[resource] = m
+			}
+			m.problems = appendNew(m.problems, f.problems...)
+			m.conflicts = appendNew(m.conflicts, f.conflicts...)
+			m.rejected = appendNew(m.rejected, f.rejected...)
+			m.published = max(m.published, f.published)
+		}
+	}
+	return out
+}
+
+// appendNew appends the values not already in list (input problems are the same in every view).
+func appendNew(list []string, values ...string) []string {
+	for _, v := range values {
+		if !slices.Contains(list, v) {
+			list = append(list, v)
+		}
+	}
+	return list
+}
+
+// collect sorts one view's findings by resource and keeps that view's sticky rejections right.
 func (w *DNSEndpointWriter) collect(r controller.Report, res source.Result) map[string]*findings {
+	where := ""
+	if r.View != "" {
+		where = "view " + r.View + ": "
+	}
+	rejected := w.rejected[r.View]
+	if rejected == nil {
+		rejected = map[string]map[endpoint.Key]string{}
+		w.rejected[r.View] = rejected
+	}
 	out := map[string]*findings{}
 	get := func(resource string) *findings {
 		f := out[resource]
@@ -134,41 +180,41 @@ func (w *DNSEndpointWriter) collect(r controller.Report, res source.Result) map[
 		}
 	}
 	for _, c := range r.Conflicts {
-		get(c.Loser).conflicts = append(get(c.Loser).conflicts, fmt.Sprintf("%s is also claimed by %s, which keeps it", c.Key, c.Winner))
+		get(c.Loser).conflicts = append(get(c.Loser).conflicts, fmt.Sprintf("%s%s is also claimed by %s, which keeps it", where, c.Key, c.Winner))
 	}
 	for _, m := range r.OwnerMismatches {
 		owner := "no owner (not created by zonekeeper or external-dns)"
 		if m.ForeignOwner != "" {
 			owner = fmt.Sprintf("owner %q", m.ForeignOwner)
 		}
-		get(m.Resource).conflicts = append(get(m.Resource).conflicts, fmt.Sprintf("%s is held by %s", m.Key, owner))
+		get(m.Resource).conflicts = append(get(m.Resource).conflicts, fmt.Sprintf("%s%s is held by %s", where, m.Key, owner))
 	}
 	failed := map[endpoint.Key]bool{}
 	for _, x := range r.Rejected {
 		failed[x.Endpoint.Key()] = true
 		res := x.Endpoint.Resource()
-		if w.rejected[res] == nil {
-			w.rejected[res] = map[endpoint.Key]string{}
+		if rejected[res] == nil {
+			rejected[res] = map[endpoint.Key]string{}
 		}
-		w.rejected[res][x.Endpoint.Key()] = x.Err.Error()
+		rejected[res][x.Endpoint.Key()] = x.Err.Error()
 	}
 	for _, list := range [][]*endpoint.Endpoint{r.Changes.Create, r.Changes.UpdateNew} {
 		for _, e := range list {
 			if !failed[e.Key()] {
-				delete(w.rejected[e.Resource()], e.Key())
+				delete(rejected[e.Resource()], e.Key())
 			}
 		}
 	}
-	for res, keys := range w.rejected {
+	for res, keys := range rejected {
 		for k, msg := range keys {
 			if !desired[res][k] {
 				delete(keys, k)
 				continue
 			}
-			get(res).rejected = append(get(res).rejected, fmt.Sprintf("%s: %s", k, msg))
+			get(res).rejected = append(get(res).rejected, fmt.Sprintf("%s%s: %s", where, k, msg))
 		}
 		if len(keys) == 0 {
-			delete(w.rejected, res)
+			delete(rejected, res)
 		}
 	}
 	return out

@@ -137,3 +137,48 @@ func TestDNSEndpointSourceAndStatus(t *testing.T) {
 	e.expectAnswer(t, converge, "crd.example.com", dns.TypeA, "192.0.2.52")
 	expectStatus("good", 2, "Ready", "True", "Published", "published")
 }
+
+// With views, each view's controller reports to the one status writer. A name held by another owner
+// in only one view must show as a Conflict naming that view — and the status must not flip back and
+// forth as the views take turns reconciling.
+func TestDNSEndpointStatusWithViews(t *testing.T) {
+	e := startEnv(t)
+	dyn := e.installCRD(t)
+	e.putEtcd(t, map[string]string{
+		"/external/com/example/held/0a0b0c0d":   `{"host":"10.9.9.9","targetstrip":1}`,
+		"/external/com/example/a-held/0e0f0a0b": `{"text":"\"heritage=external-dns,external-dns/owner=other-cluster,external-dns/resource=crd/prod/held\"","targetstrip":1}`,
+	})
+	res := dyn.Resource(source.DNSEndpointResource()).Namespace("default")
+	ctx := context.Background()
+	if _, err := res.Create(ctx, dnsEndpointObject("wants-held",
+		map[string]any{"dnsName": "held.example.com", "recordType": "A", "targets": []any{"192.0.2.70"}}), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.start(t, "--source=crd", "--txt-owner-id=e2e", "--policy=sync", "--interval=300ms",
+		"--view=internal", "--view-coredns-prefix=internal=/skydns/",
+		"--view=external", "--view-coredns-prefix=external=/external/")
+	e.expectAnswer(t, converge, "held.example.com", dns.TypeA, "192.0.2.70") // the internal view publishes it
+
+	var version string
+	testbed.Eventually(t, converge, "Conflict naming the external view", func() error {
+		u, err := res.Get(ctx, "wants-held", metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		s, _, m := condition(u, "Conflict")
+		if s != "True" || !strings.Contains(m, "view external") || !strings.Contains(m, `owner "other-cluster"`) {
+			return fmt.Errorf("Conflict %s %q", s, m)
+		}
+		version = u.GetResourceVersion()
+		return nil
+	})
+	time.Sleep(3 * time.Second) // ten resyncs of each view
+	u, err := res.Get(ctx, "wants-held", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.GetResourceVersion() != version {
+		s, _, m := condition(u, "Conflict")
+		t.Fatalf("the status kept changing across resyncs (now Conflict %s %q)", s, m)
+	}
+}
