@@ -14,6 +14,7 @@ type Etcd struct {
 	// Endpoint is the client URL, http://127.0.0.1:PORT.
 	Endpoint string
 	proc     *process
+	ports    portReservation // client and peer
 }
 
 // StartEtcd starts etcd for the duration of the test.
@@ -23,7 +24,7 @@ func StartEtcd(t testing.TB) *Etcd {
 	if err := e.Start(); err != nil {
 		t.Fatalf("etcd: %v", err)
 	}
-	t.Cleanup(e.Stop)
+	t.Cleanup(e.Close)
 	return e
 }
 
@@ -33,7 +34,8 @@ func newEtcd(t testing.TB, scheme string, extra ...string) (*Etcd, string) {
 	t.Helper()
 	bin := Binary(t, "etcd")
 	dir := t.TempDir()
-	client, peer := FreePort(t), FreePort(t)
+	ports := FreePorts(t, 2)
+	client, peer := ports[0], ports[1]
 	addr := fmt.Sprintf("127.0.0.1:%d", client)
 	endpoint := scheme + "://" + addr
 	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peer)
@@ -47,11 +49,12 @@ func newEtcd(t testing.TB, scheme string, extra ...string) (*Etcd, string) {
 		"--initial-cluster", "testbed=" + peerURL,
 		"--log-level", "warn",
 	}, extra...)
-	return &Etcd{Endpoint: endpoint, proc: &process{name: bin, dir: dir, args: args}}, addr
+	return &Etcd{Endpoint: endpoint, proc: &process{name: bin, dir: dir, args: args}, ports: portReservation{ports: ports}}, addr
 }
 
 // Start starts (or restarts) the server and waits until it answers.
 func (e *Etcd) Start() error {
+	e.ports.release()
 	if err := e.proc.start(); err != nil {
 		return err
 	}
@@ -69,8 +72,17 @@ func (e *Etcd) Start() error {
 	})
 }
 
-// Stop stops the server; its data stays for a later Start.
-func (e *Etcd) Stop() { e.proc.stop() }
+// Stop stops the server; its data and its ports stay for a later Start.
+func (e *Etcd) Stop() {
+	e.proc.stop()
+	e.ports.hold()
+}
+
+// Close stops the server for good and gives its ports back.
+func (e *Etcd) Close() {
+	e.proc.stop()
+	e.ports.release()
+}
 
 // Log returns what the server printed.
 func (e *Etcd) Log() string { return e.proc.log() }

@@ -26,7 +26,7 @@ func StartEtcdTLS(t testing.TB, files EtcdTLS) *Etcd {
 	if err := e.proc.start(); err != nil {
 		t.Fatalf("etcd (TLS): %v", err)
 	}
-	t.Cleanup(e.Stop)
+	t.Cleanup(e.Close)
 	// Readiness is the port accepting connections: /health would need the client certificate.
 	err := waitFor(e.proc, 20*time.Second, func(ctx context.Context) error {
 		conn, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)

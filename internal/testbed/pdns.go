@@ -28,6 +28,7 @@ type PowerDNS struct {
 	// APIKey is the X-API-Key the server accepts: random per server.
 	APIKey string
 	proc   *process
+	ports  portReservation // DNS and API
 }
 
 // powerDNSSchemas are where Debian's pdns-backend-sqlite3 puts the sqlite schema.
@@ -69,8 +70,10 @@ func StartPowerDNS(t testing.TB, zones ...string) *PowerDNS {
 	}
 	var key [16]byte
 	_, _ = rand.Read(key[:])
-	dnsPort, apiPort := FreePort(t), FreePort(t)
+	ports := FreePorts(t, 2)
+	dnsPort, apiPort := ports[0], ports[1]
 	p := &PowerDNS{
+		ports:  portReservation{ports: ports},
 		Addr:   fmt.Sprintf("127.0.0.1:%d", dnsPort),
 		APIURL: fmt.Sprintf("http://127.0.0.1:%d", apiPort),
 		APIKey: "testbed-" + hex.EncodeToString(key[:]),
@@ -102,7 +105,7 @@ func StartPowerDNS(t testing.TB, zones ...string) *PowerDNS {
 	if err := p.Start(); err != nil {
 		t.Fatalf("pdns_server: %v", err)
 	}
-	t.Cleanup(p.Stop)
+	t.Cleanup(p.close)
 	for _, z := range zones {
 		p.CreateZone(t, z)
 	}
@@ -111,6 +114,7 @@ func StartPowerDNS(t testing.TB, zones ...string) *PowerDNS {
 
 // Start starts (or restarts) the server and waits until the API answers.
 func (p *PowerDNS) Start() error {
+	p.ports.release()
 	if err := p.proc.start(); err != nil {
 		return err
 	}
@@ -126,8 +130,16 @@ func (p *PowerDNS) Start() error {
 	})
 }
 
-// Stop stops the server; its database stays for a later Start.
-func (p *PowerDNS) Stop() { p.proc.stop() }
+// Stop stops the server; its database and its ports stay for a later Start.
+func (p *PowerDNS) Stop() {
+	p.proc.stop()
+	p.ports.hold()
+}
+
+func (p *PowerDNS) close() {
+	p.proc.stop()
+	p.ports.release()
+}
 
 // Log returns what the server printed.
 func (p *PowerDNS) Log() string { return p.proc.log() }

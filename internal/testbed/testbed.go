@@ -10,11 +10,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -51,28 +49,6 @@ func Binary(t testing.TB, name string) string {
 	}
 	t.Skip(msg)
 	return ""
-}
-
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago (and, for DNS servers, whose UDP
-// twin was free too).
-func FreePort(t testing.TB) int {
-	t.Helper()
-	for i := 0; i < 50; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatalf("free port: %v", err)
-		}
-		port := l.Addr().(*net.TCPAddr).Port
-		u, err := net.ListenPacket("udp", "127.0.0.1:"+strconv.Itoa(port))
-		l.Close()
-		if err != nil {
-			continue
-		}
-		u.Close()
-		return port
-	}
-	t.Fatal("no free port")
-	return 0
 }
 
 // process is a server child process with its output kept for failure reports.
