@@ -2,8 +2,10 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 // does, and says so through AdjustEndpoints.
 type aliasingProvider struct{ *inmemory.Provider }
 
-func (aliasingProvider) AdjustEndpoints(desired []*endpoint.Endpoint) []*endpoint.Endpoint {
+func (aliasingProvider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
 	out := make([]*endpoint.Endpoint, len(desired))
 	for i, e := range desired {
 		out[i] = e.DeepCopy()
@@ -26,7 +28,7 @@ func (aliasingProvider) AdjustEndpoints(desired []*endpoint.Endpoint) []*endpoin
 			out[i].SetProviderSpecific("alias", "true")
 		}
 	}
-	return out
+	return out, nil
 }
 
 func TestProviderAdjustmentReachesThePlan(t *testing.T) {
@@ -46,5 +48,31 @@ func TestProviderAdjustmentReachesThePlan(t *testing.T) {
 	out, err = c.RunOnce(context.Background())
 	if err != nil || out.Changes.HasChanges() {
 		t.Fatalf("second run churns: %+v %v", out.Changes, err)
+	}
+}
+
+// failingAdjuster cannot be asked (a webhook that is down).
+type failingAdjuster struct{ *inmemory.Provider }
+
+func (failingAdjuster) AdjustEndpoints(context.Context, []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	return nil, errors.New("webhook unreachable")
+}
+
+// A failed adjustment fails the run before anything is written: planning unadjusted endpoints would
+// churn or write records in the wrong form.
+func TestAdjustmentFailureFailsTheRun(t *testing.T) {
+	src := &listSource{}
+	src.set(nil, endpoint.New("www.example.com", endpoint.RecordTypeA, "192.0.2.1"))
+	p := failingAdjuster{inmemory.New("example.com")}
+	reg, err := txt.New(p, txt.Config{OwnerID: "test", CacheInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(src, reg, Settings{OwnerID: "test", Policy: plan.PolicySync}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := c.RunOnce(context.Background()); err == nil || !strings.Contains(err.Error(), "webhook unreachable") {
+		t.Fatalf("RunOnce = %v, want the adjustment error", err)
+	}
+	if recs, _ := p.Records(context.Background()); len(recs) != 0 {
+		t.Errorf("records written despite the failure: %v", recs)
 	}
 }

@@ -6,6 +6,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -135,7 +136,10 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	report.Current = len(current)
 	desired := res.Endpoints
 	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
-		desired = adj.AdjustEndpoints(desired)
+		if desired, err = adj.AdjustEndpoints(ctx, desired); err != nil {
+			report.Stage = "provider"
+			return Outcome{}, fmt.Errorf("adjusting endpoints: %w", err)
+		}
 	}
 	result := plan.Calculate(plan.Input{
 		Desired:            desired,

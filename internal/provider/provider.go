@@ -28,9 +28,10 @@ type Provider interface {
 // EndpointAdjuster is implemented by providers that store some desired endpoints in another form than
 // the sources produce (Route 53 stores a CNAME to a load balancer as an A ALIAS). AdjustEndpoints
 // returns the desired endpoints as Records will list them once written, so that planning does not
-// churn; it must not modify its argument.
+// churn; it must not modify its argument. It fails only when the provider is remote (a webhook) and
+// cannot be asked; the run then fails as when Records fails.
 type EndpointAdjuster interface {
-	AdjustEndpoints(desired []*endpoint.Endpoint) []*endpoint.Endpoint
+	AdjustEndpoints(ctx context.Context, desired []*endpoint.Endpoint) ([]*endpoint.Endpoint, error)
 }
 
 // Capabilities are the features a backend declares, in the style of DNSControl.

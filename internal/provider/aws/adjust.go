@@ -1,6 +1,7 @@
 package aws
 
 import (
+	"context"
 	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -9,7 +10,12 @@ import (
 // sameZone stands for "the zone the record goes into" while adjusting, before a zone is chosen.
 const sameZone = "same-zone"
 
-// AdjustEndpoints implements provider.EndpointAdjuster: it returns the desired endpoints exactly as
+// AdjustEndpoints implements provider.EndpointAdjuster with adjust; it never fails.
+func (p *Provider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	return p.adjust(desired), nil
+}
+
+// adjust returns the desired endpoints exactly as
 // Records will list them once written, so the plan compares like with like:
 //
 //   - a CNAME to an AWS load balancer, CloudFront or Global Accelerator hostname (unless
@@ -22,7 +28,7 @@ const sameZone = "same-zone"
 //
 // An endpoint that cannot be written (a bad aws-weight, say) is returned with only the foreign
 // properties dropped; ApplyChanges then rejects it with a message naming the property.
-func (p *Provider) AdjustEndpoints(desired []*endpoint.Endpoint) []*endpoint.Endpoint {
+func (p *Provider) adjust(desired []*endpoint.Endpoint) []*endpoint.Endpoint {
 	out := make([]*endpoint.Endpoint, 0, len(desired))
 	for _, e := range desired {
 		c := e.DeepCopy()

@@ -85,7 +85,7 @@ func TestAdjustEndpoints(t *testing.T) {
 			if c.cfg != nil {
 				c.cfg(&q.cfg)
 			}
-			got := describeAll(q.AdjustEndpoints([]*endpoint.Endpoint{c.in}))
+			got := describeAll(q.adjust([]*endpoint.Endpoint{c.in}))
 			sort.Strings(c.want)
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 				t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
@@ -101,7 +101,7 @@ func TestAliasRoundTripAndFollow(t *testing.T) {
 	srv, url := emulator(t, route53emu.Options{})
 	seed(t, srv, route53emu.SeedZone{Name: "example.com"})
 	p := newProvider(t, url, Config{EvaluateTargetHealth: true})
-	desired := p.AdjustEndpoints([]*endpoint.Endpoint{
+	desired := p.adjust([]*endpoint.Endpoint{
 		ep("www.example.com", "CNAME", 0, elb),
 		ep("ga.example.com", "CNAME", 0, "a1234567890abcdef.awsglobalaccelerator.com"),
 		ep("w.example.com", "A", 0, "10.0.0.1").WithSetIdentifier("blue").WithProviderSpecific("aws/weight", "7"),
@@ -134,7 +134,7 @@ func TestAliasRoundTripAndFollow(t *testing.T) {
 
 	// The load balancer is recreated with a new hostname.
 	newELB := "k8s-default-web-9999999999.us-east-1.elb.amazonaws.com"
-	next := p.AdjustEndpoints([]*endpoint.Endpoint{ep("www.example.com", "CNAME", 0, newELB)})
+	next := p.adjust([]*endpoint.Endpoint{ep("www.example.com", "CNAME", 0, newELB)})
 	var old []*endpoint.Endpoint
 	for _, c := range current {
 		if c.DNSName == "www.example.com" {

@@ -18,7 +18,7 @@ func TestRoutingPolicies(t *testing.T) {
 	seed(t, srv, route53emu.SeedZone{Name: "example.com"})
 	p := newProvider(t, url, Config{})
 	hc := "abcdef11-2222-3333-4444-555555555555"
-	desired := p.AdjustEndpoints([]*endpoint.Endpoint{
+	desired := p.adjust([]*endpoint.Endpoint{
 		ep("w.example.com", "A", 60, "10.0.0.1").WithSetIdentifier("blue").WithProviderSpecific("aws/weight", "10"),
 		ep("w.example.com", "A", 60, "10.0.0.2").WithSetIdentifier("green").WithProviderSpecific("aws/weight", "90").WithProviderSpecific("aws/health-check-id", hc),
 		ep("l.example.com", "A", 60, "10.0.1.1").WithSetIdentifier("eu").WithProviderSpecific("aws/region", "eu-west-1"),
@@ -55,7 +55,7 @@ func TestRoutingPolicies(t *testing.T) {
 			old = c
 		}
 	}
-	nu := p.AdjustEndpoints([]*endpoint.Endpoint{ep("w.example.com", "A", 60, "10.0.0.1").WithSetIdentifier("blue").WithProviderSpecific("aws/region", "us-east-1")})[0]
+	nu := p.adjust([]*endpoint.Endpoint{ep("w.example.com", "A", 60, "10.0.0.1").WithSetIdentifier("blue").WithProviderSpecific("aws/region", "us-east-1")})[0]
 	// Mixing policies at one name and type is refused; the message reaches the caller.
 	err = p.ApplyChanges(ctxT(t), &plan.Changes{UpdateOld: []*endpoint.Endpoint{old}, UpdateNew: []*endpoint.Endpoint{nu}})
 	if _, ok := provider.AsApplyError(err); !ok {
@@ -68,7 +68,7 @@ func TestRoutingPolicies(t *testing.T) {
 			oldL = c
 		}
 	}
-	nuL := p.AdjustEndpoints([]*endpoint.Endpoint{ep("l.example.com", "A", 60, "10.0.1.1").WithSetIdentifier("eu").WithProviderSpecific("aws/weight", "5")})[0]
+	nuL := p.adjust([]*endpoint.Endpoint{ep("l.example.com", "A", 60, "10.0.1.1").WithSetIdentifier("eu").WithProviderSpecific("aws/weight", "5")})[0]
 	if err := p.ApplyChanges(ctxT(t), &plan.Changes{UpdateOld: []*endpoint.Endpoint{oldL}, UpdateNew: []*endpoint.Endpoint{nuL}}); err != nil {
 		t.Fatal(err)
 	}

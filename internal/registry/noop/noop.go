@@ -38,9 +38,9 @@ func (r *Registry) Invalidate() {
 }
 
 // AdjustEndpoints forwards to the provider, like the TXT registry.
-func (r *Registry) AdjustEndpoints(eps []*endpoint.Endpoint) []*endpoint.Endpoint {
+func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
 	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {
-		return adj.AdjustEndpoints(eps)
+		return adj.AdjustEndpoints(ctx, eps)
 	}
-	return eps
+	return eps, nil
 }

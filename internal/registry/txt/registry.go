@@ -114,11 +114,11 @@ func (r *Registry) Invalidate() {
 
 // AdjustEndpoints lets the provider put desired endpoints into the form its Records returns (Route 53
 // turns a CNAME to a load balancer into an A ALIAS), so that the plan compares like with like.
-func (r *Registry) AdjustEndpoints(eps []*endpoint.Endpoint) []*endpoint.Endpoint {
+func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
 	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {
-		return adj.AdjustEndpoints(eps)
+		return adj.AdjustEndpoints(ctx, eps)
 	}
-	return eps
+	return eps, nil
 }
 
 func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, bool) {
