@@ -47,3 +47,24 @@ func (p *instrumentedProvider) observe(op string, start time.Time, err error) {
 	}
 	p.m.providerErrors.WithLabelValues(p.name, op, kind).Inc()
 }
+
+// AdjustEndpoints forwards to the provider when it adjusts endpoints (the registry finds the method
+// by type assertion, so the wrapper must offer it), and returns the endpoints unchanged otherwise.
+func (p *instrumentedProvider) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	adj, ok := p.Provider.(provider.EndpointAdjuster)
+	if !ok {
+		return eps, nil
+	}
+	start := time.Now()
+	out, err := adj.AdjustEndpoints(ctx, eps)
+	p.observe("adjust_endpoints", start, err)
+	return out, err
+}
+
+// Invalidate forwards to the provider's cache, if it has one (Route 53's write-through cache, dropped
+// at every resync).
+func (p *instrumentedProvider) Invalidate() {
+	if inv, ok := p.Provider.(interface{ Invalidate() }); ok {
+		inv.Invalidate()
+	}
+}

@@ -17,6 +17,19 @@ type DomainFilter struct {
 	// regex and regexExclusion replace filters and excludes when either is set.
 	regex          *regexp.Regexp
 	regexExclusion *regexp.Regexp
+	// also are filters a name must match as well: a webhook provider's negotiated filter beside the
+	// flags, as external-dns matches both.
+	also []DomainFilter
+}
+
+// And returns a filter that selects the names both filters select.
+func (df DomainFilter) And(other DomainFilter) DomainFilter {
+	if !other.IsConfigured() {
+		return df
+	}
+	out := df
+	out.also = append(append([]DomainFilter(nil), df.also...), other)
+	return out
 }
 
 // NewDomainFilter builds a filter. filters and excludes are domain suffixes ("example.com" matches
@@ -74,6 +87,11 @@ func (df DomainFilter) Match(name string) bool {
 
 // matchKey is Match for a name already in nameKey form.
 func (df DomainFilter) matchKey(name string) bool {
+	for _, a := range df.also {
+		if !a.matchKey(name) {
+			return false
+		}
+	}
 	if df.regex != nil || df.regexExclusion != nil {
 		if df.regexExclusion != nil && df.regexExclusion.MatchString(name) {
 			return false
@@ -104,10 +122,11 @@ func matchesAnySuffix(filters []string, name string) bool {
 
 // IsConfigured reports whether any filter, exclusion or regex was given.
 func (df DomainFilter) IsConfigured() bool {
-	return len(df.filters) > 0 || len(df.excludes) > 0 || df.regex != nil || df.regexExclusion != nil
+	return len(df.filters) > 0 || len(df.excludes) > 0 || df.regex != nil || df.regexExclusion != nil || len(df.also) > 0
 }
 
-// Filters returns the normalised --domain-filter entries (for the webhook negotiation and logs).
+// Filters returns the normalised --domain-filter entries (for the webhook negotiation and logs); the
+// accessors describe this filter's own settings, not those added with And.
 func (df DomainFilter) Filters() []string { return append([]string(nil), df.filters...) }
 
 // Excludes returns the normalised --exclude-domains entries.

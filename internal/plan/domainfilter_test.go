@@ -150,3 +150,35 @@ func TestDomainFilterAccessors(t *testing.T) {
 		t.Errorf("regex accessors: %q %q", df.Regex(), df.RegexExclusion())
 	}
 }
+
+func TestDomainFilterAnd(t *testing.T) {
+	flags, err := NewDomainFilter([]string{"example.com"}, []string{"private.example.com"}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	webhook, err := NewDomainFilter(nil, nil, `^(www|api)\.`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := flags.And(webhook)
+	for name, want := range map[string]bool{
+		"www.example.com":         true,
+		"api.example.com":         true,
+		"mail.example.com":        false, // the webhook's regex does not select it
+		"www.example.org":         false, // the flags do not
+		"www.private.example.com": false, // excluded by the flags
+	} {
+		if got := both.Match(name); got != want {
+			t.Errorf("Match(%s) = %v, want %v", name, got, want)
+		}
+	}
+	if !(DomainFilter{}).And(webhook).IsConfigured() {
+		t.Error("an empty filter and a configured one: IsConfigured() = false")
+	}
+	if flags.And(DomainFilter{}).Match("mail.example.com") != true {
+		t.Error("And with an empty filter changed the result")
+	}
+	if len(both.Filters()) != 1 || flags.Match("mail.example.com") != true {
+		t.Error("And modified its receiver")
+	}
+}

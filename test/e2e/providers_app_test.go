@@ -124,3 +124,33 @@ func TestAWSThroughTheCommandLine(t *testing.T) {
 	}
 	e.expectPlan(t, app.ExitOK, "No changes", flags...)
 }
+
+// The running command (metrics on, so the provider is instrumented) with an Ingress on an ALB: the
+// aliases are written, and later resyncs find them in sync instead of rewriting them every time.
+func TestAWSAliasThroughTheRunningCommand(t *testing.T) {
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	awsCredentials(t)
+	srv := startEmulator(t, route53emu.Options{}, route53emu.SeedZone{Name: awsZone})
+	alb := "k8s-default-web-3333333333.us-east-1.elb.amazonaws.com"
+	e.createIngressWithHostname(t, ingress("web", "default", nil, "alb."+awsZone), alb)
+	z := e.start(t, "--source=ingress", "--provider=aws", "--domain-filter="+awsZone, "--txt-owner-id=e2e",
+		"--policy=sync", "--interval=1s")
+	want := map[string]string{
+		"alb." + awsZone + " A":        "ALIAS " + alb + " Z35SXDOTRQ7X7K",
+		"alb." + awsZone + " AAAA":     "ALIAS " + alb + " Z35SXDOTRQ7X7K",
+		"a-alb." + awsZone + " TXT":    ownership("e2e", "ingress/default/web"),
+		"aaaa-alb." + awsZone + " TXT": ownership("e2e", "ingress/default/web"),
+	}
+	st := &awsStack{srv: srv}
+	st.expectSets(t, converge, awsZone, want)
+	srv.ClearCalls()
+	time.Sleep(3500 * time.Millisecond) // three resyncs
+	if c := srv.Counters().Calls; c["ChangeResourceRecordSets"] != 0 || c["ListResourceRecordSets"] == 0 {
+		t.Errorf("resyncs in steady state cost %v: want listings (the cache is dropped at each resync) and no change", c)
+	}
+	st.expectSets(t, time.Second, awsZone, want)
+	if !z.running() {
+		t.Fatal("zonekeeper exited")
+	}
+}
