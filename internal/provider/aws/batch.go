@@ -1,11 +1,10 @@
 package aws
 
 import (
-	"strings"
-
 	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
 // group is a set of units that must reach Route 53 in the same batch: a record and its ownership TXT,
@@ -51,108 +50,22 @@ func (p *Provider) fits(c cost) bool {
 	return c.changes <= p.cfg.BatchChangeSize && c.values <= p.cfg.BatchChangeSizeValues && c.bytes <= p.cfg.BatchChangeSizeBytes
 }
 
-// groupUnits groups one zone's units. Units at the same name are one group. An ownership TXT joins
-// the group of the record it guards: the TXT registry labels a TXT it creates or updates with
-// ownedRecord=<record name>; a TXT being deleted comes from a listing without labels, so it joins a
-// record of the same call whose resource label its value names ("external-dns/resource=…") and whose
-// first label its name contains (a-www, prefix_cname-www, www-suffix, …). Groups keep the order in
-// which their first unit arrived.
+// groupUnits groups one zone's units with provider.OwnershipGroups: a record and its ownership TXT
+// always reach Route 53 in the same batch. Groups keep the order in which their first unit arrived.
 func groupUnits(units []*unit, origins []origin) []group {
-	parent := make([]int, len(units))
-	for i := range parent {
-		parent[i] = i
-	}
-	var find func(int) int
-	find = func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
-	union := func(a, b int) {
-		ra, rb := find(a), find(b)
-		if ra == rb {
-			return
-		}
-		if ra < rb {
-			parent[rb] = ra
-		} else {
-			parent[ra] = rb
-		}
-	}
-	byName := map[string]int{}
-	byResource := map[string][]int{}
+	names := make([]string, len(units))
+	eps := make([]*endpoint.Endpoint, len(units))
 	for i, u := range units {
-		if j, ok := byName[u.name]; ok {
-			union(i, j)
-		} else {
-			byName[u.name] = i
-		}
-		ep := origins[u.origin].ep
-		if u.rtype != endpoint.RecordTypeTXT {
-			if r := ep.Labels[endpoint.ResourceLabelKey]; r != "" {
-				byResource[r] = append(byResource[r], i)
-			}
-		}
+		names[i], eps[i] = u.name, origins[u.origin].ep
 	}
-	for i, u := range units {
-		if u.rtype != endpoint.RecordTypeTXT {
-			continue
-		}
-		ep := origins[u.origin].ep
-		if owned := ep.Labels[endpoint.OwnedRecordLabelKey]; owned != "" {
-			if j, ok := byName[normName(owned)]; ok {
-				union(i, j)
-			}
-			continue
-		}
-		for _, r := range resourcesIn(ep.Targets) {
-			for _, j := range byResource[r] {
-				if strings.Contains(u.name, firstLabel(units[j].name)) {
-					union(i, j)
-				}
-			}
-		}
-	}
-	index := map[int]int{}
 	var out []group
-	for i, u := range units {
-		root := find(i)
-		gi, ok := index[root]
-		if !ok {
-			gi = len(out)
-			index[root] = gi
+	for i, g := range provider.OwnershipGroups(names, eps) {
+		if g == len(out) {
 			out = append(out, nil)
 		}
-		out[gi] = append(out[gi], u)
+		out[g] = append(out[g], units[i])
 	}
 	return out
-}
-
-// resourcesIn finds "external-dns/resource=<kind/ns/name>" in ownership TXT targets.
-func resourcesIn(targets []string) []string {
-	var out []string
-	for _, t := range targets {
-		const key = "external-dns/resource="
-		i := strings.Index(t, key)
-		if i < 0 {
-			continue
-		}
-		r := t[i+len(key):]
-		if j := strings.IndexAny(r, `,"`); j >= 0 {
-			r = r[:j]
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-func firstLabel(name string) string {
-	if i := strings.IndexByte(name, '.'); i >= 0 {
-		return name[:i]
-	}
-	return name
 }
 
 // pack groups the units and fills batches under the limits, groups whole. A group that alone exceeds
