@@ -34,6 +34,7 @@ const usage = `zonekeeper keeps DNS records in step with Kubernetes Services and
 Usage:
   zonekeeper [flags]        run the controller (or one reconcile with --once)
   zonekeeper plan [flags]   print the changes a run would make; exit 0 if none, 2 if some, 1 on error
+  zonekeeper webhook [flags] serve --provider over external-dns's webhook protocol (--webhook-server)
   zonekeeper mirror [flags] copy an etcd prefix to another with rewrite rules (replaces etcd-injector)
   zonekeeper version
 
@@ -54,6 +55,8 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		return runController(ctx, args, stdout, stderr, getenv)
 	case "plan":
 		return runPlan(ctx, args, stdout, stderr, getenv)
+	case "webhook":
+		return runController(ctx, append([]string{"--webhook-server"}, args...), stdout, stderr, getenv)
 	case "mirror":
 		return mirror.Main(ctx, args, stdout, stderr, getenv)
 	case "version":
@@ -89,6 +92,9 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	cfg, code, ok := parse("zonekeeper", args, stderr, getenv)
 	if !ok {
 		return code
+	}
+	if cfg.WebhookServer {
+		return runWebhookServer(ctx, cfg, stderr, getenv)
 	}
 	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
 	log.Info("Starting zonekeeper", "version", Version, "sources", cfg.Sources, "provider", cfg.Provider,

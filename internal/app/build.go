@@ -27,6 +27,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
+	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
 	"github.com/zonekeeper/zonekeeper/internal/publicip"
 	"github.com/zonekeeper/zonekeeper/internal/registry"
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
@@ -138,16 +139,12 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	var be backends
-	if cfg.Provider == "aws" {
-		// Route 53's budget is per account: every view's provider draws from one limiter.
-		be.awsLimiter = awsprovider.NewLimiter(cfg.AWSRequestsPerSecond)
-		be.ctx, be.log = ctx, log
+	be, err := newBackends(ctx, cfg, specs, log)
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Provider == "builtin" {
-		if be.dnsServer, err = startBuiltin(ctx, cfg, specs, log); err != nil {
-			return nil, err
-		}
+	if obs.metrics != nil {
+		be.webhookMetrics = obs.metrics
 	}
 	for i, spec := range specs {
 		viewSrc, err := viewSource(src, spec, address)
@@ -285,13 +282,30 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// backends are what provider instances share: the DNS server zonekeeper runs itself, and the Route 53
-// rate limiter.
+// backends are what provider instances share: the DNS server zonekeeper runs itself, the Route 53
+// rate limiter, and the webhook client's counters.
 type backends struct {
-	dnsServer  *dnsserver.Server
-	awsLimiter *awsprovider.Limiter
-	ctx        context.Context
-	log        *slog.Logger
+	dnsServer      *dnsserver.Server
+	awsLimiter     *awsprovider.Limiter
+	webhookMetrics webhook.Metrics
+	ctx            context.Context
+	log            *slog.Logger
+}
+
+// newBackends starts what the provider instances of every view will share.
+func newBackends(ctx context.Context, cfg config.Config, specs []*view.Spec, log *slog.Logger) (backends, error) {
+	be := backends{ctx: ctx, log: log}
+	if cfg.Provider == "aws" {
+		// Route 53's budget is per account: every view's provider draws from one limiter.
+		be.awsLimiter = awsprovider.NewLimiter(cfg.AWSRequestsPerSecond)
+	}
+	if cfg.Provider == "builtin" {
+		var err error
+		if be.dnsServer, err = startBuiltin(ctx, cfg, specs, log); err != nil {
+			return backends{}, err
+		}
+	}
+	return be, nil
 }
 
 // buildProvider builds the provider instance of a view (spec is nil without views).
@@ -336,6 +350,18 @@ func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spe
 		p, err := coredns.New(ccfg)
 		if err != nil {
 			return nil, fmt.Errorf("--provider=coredns: %w", err)
+		}
+		return p, nil
+	case "webhook":
+		if spec != nil {
+			return nil, fmt.Errorf("--provider=webhook: views are not supported; the protocol has one URL, and a view needs a backend of its own")
+		}
+		p, err := webhook.New(webhook.Config{
+			URL: cfg.WebhookProviderURL, ReadTimeout: cfg.WebhookProviderReadTimeout,
+			WriteTimeout: cfg.WebhookProviderWriteTimeout, Metrics: be.webhookMetrics, Logger: be.log,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("--provider=webhook: %w", err)
 		}
 		return p, nil
 	case "pdns":

@@ -66,6 +66,13 @@ type Config struct {
 	BuiltinMaxUDPSize      int
 	BuiltinUseClientSubnet bool
 
+	// Webhook provider (client) and server.
+	WebhookProviderURL          string
+	WebhookProviderReadTimeout  time.Duration
+	WebhookProviderWriteTimeout time.Duration
+	WebhookServer               bool
+	WebhookServerAddress        string
+
 	// PowerDNS provider.
 	PDNSServer        string
 	PDNSServerID      string
@@ -173,6 +180,11 @@ func Default() Config {
 
 		RFC2136BatchChangeSize: 50,
 		RFC2136TSIGSecretAlg:   "hmac-sha256",
+
+		WebhookProviderURL:          "http://localhost:8888",
+		WebhookProviderReadTimeout:  5 * time.Second,
+		WebhookProviderWriteTimeout: 10 * time.Second,
+		WebhookServerAddress:        "127.0.0.1:8888",
 
 		PDNSServer:   "http://localhost:8081",
 		PDNSServerID: "localhost",

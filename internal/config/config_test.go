@@ -63,13 +63,15 @@ func TestEnvironmentFillsFlagsNotGiven(t *testing.T) {
 
 func TestValidationNamesTheFlag(t *testing.T) {
 	cases := map[string][]string{
-		"--source":                      {"--provider=inmemory"},
-		"--source=manifest needs":       {"--source=manifest", "--provider=inmemory"},
-		"--provider=route66":            {"--source=service", "--provider=route66"},
-		"--policy=everything":           {"--source=service", "--provider=inmemory", "--policy=everything"},
-		"--txt-prefix and --txt-suffix": {"--source=service", "--provider=inmemory", "--txt-prefix=a", "--txt-suffix=b"},
-		"--ignore-hostname-annotation":  {"--source=service", "--provider=inmemory", "--ignore-hostname-annotation"},
-		"--txt-encrypt-enabled":         {"--source=service", "--provider=inmemory", "--txt-encrypt-enabled"},
+		"--source":                                 {"--provider=inmemory"},
+		"--source=manifest needs":                  {"--source=manifest", "--provider=inmemory"},
+		"--provider=route66":                       {"--source=service", "--provider=route66"},
+		"--policy=everything":                      {"--source=service", "--provider=inmemory", "--policy=everything"},
+		"--txt-prefix and --txt-suffix":            {"--source=service", "--provider=inmemory", "--txt-prefix=a", "--txt-suffix=b"},
+		"--ignore-hostname-annotation":             {"--source=service", "--provider=inmemory", "--ignore-hostname-annotation"},
+		"--txt-encrypt-enabled":                    {"--source=service", "--provider=inmemory", "--txt-encrypt-enabled"},
+		"--webhook-server with --provider=webhook": {"--webhook-server", "--provider=webhook"},
+		"--webhook-server with --view":             {"--webhook-server", "--provider=inmemory", "--view=internal"},
 	}
 	for want, args := range cases {
 		_, _, err := Parse("z", args, env(nil), io.Discard)
@@ -86,23 +88,27 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	checks := map[string]bool{
-		"policy sync":                       cfg.Policy == "sync",
-		"txt-owner-id default":              cfg.TXTOwnerID == "default",
-		"interval 1m":                       cfg.Interval == time.Minute,
-		"min-event-sync-interval 100ms":     cfg.MinEventSyncInterval == 100*time.Millisecond,
-		"metrics-address :7979":             cfg.MetricsAddress == ":7979",
-		"rfc2136-batch-change-size 50":      cfg.RFC2136BatchChangeSize == 50,
-		"pdns-server localhost:8081":        cfg.PDNSServer == "http://localhost:8081",
-		"pdns-server-id localhost":          cfg.PDNSServerID == "localhost",
-		"aws-batch-change-size 1000":        cfg.AWSBatchChangeSize == 1000,
-		"aws-batch-change-size-bytes 32000": cfg.AWSBatchChangeSizeBytes == 32000,
-		"aws-batch-change-size-values 1000": cfg.AWSBatchChangeSizeValues == 1000,
-		"aws-batch-change-interval 1s":      cfg.AWSBatchChangeInterval == time.Second,
-		"aws-evaluate-target-health true":   cfg.AWSEvaluateTargetHealth,
-		"aws-api-retries 3":                 cfg.AWSAPIRetries == 3,
-		"builtin-listen :5353":              len(cfg.BuiltinListen) == 1 && cfg.BuiltinListen[0] == ":5353",
-		"public-ip-refresh-interval 5m":     cfg.PublicIPRefreshInterval == 5*time.Minute,
-		"exclude-unschedulable true":        cfg.ExcludeUnschedulable,
+		"policy sync":                        cfg.Policy == "sync",
+		"txt-owner-id default":               cfg.TXTOwnerID == "default",
+		"interval 1m":                        cfg.Interval == time.Minute,
+		"min-event-sync-interval 100ms":      cfg.MinEventSyncInterval == 100*time.Millisecond,
+		"metrics-address :7979":              cfg.MetricsAddress == ":7979",
+		"rfc2136-batch-change-size 50":       cfg.RFC2136BatchChangeSize == 50,
+		"pdns-server localhost:8081":         cfg.PDNSServer == "http://localhost:8081",
+		"pdns-server-id localhost":           cfg.PDNSServerID == "localhost",
+		"aws-batch-change-size 1000":         cfg.AWSBatchChangeSize == 1000,
+		"aws-batch-change-size-bytes 32000":  cfg.AWSBatchChangeSizeBytes == 32000,
+		"aws-batch-change-size-values 1000":  cfg.AWSBatchChangeSizeValues == 1000,
+		"aws-batch-change-interval 1s":       cfg.AWSBatchChangeInterval == time.Second,
+		"aws-evaluate-target-health true":    cfg.AWSEvaluateTargetHealth,
+		"aws-api-retries 3":                  cfg.AWSAPIRetries == 3,
+		"builtin-listen :5353":               len(cfg.BuiltinListen) == 1 && cfg.BuiltinListen[0] == ":5353",
+		"public-ip-refresh-interval 5m":      cfg.PublicIPRefreshInterval == 5*time.Minute,
+		"exclude-unschedulable true":         cfg.ExcludeUnschedulable,
+		"webhook-provider-url":               cfg.WebhookProviderURL == "http://localhost:8888",
+		"webhook-provider-read-timeout 5s":   cfg.WebhookProviderReadTimeout == 5*time.Second,
+		"webhook-provider-write-timeout 10s": cfg.WebhookProviderWriteTimeout == 10*time.Second,
+		"webhook-server-address":             cfg.WebhookServerAddress == "127.0.0.1:8888" && !cfg.WebhookServer,
 	}
 	for what, ok := range checks {
 		if !ok {
@@ -112,6 +118,19 @@ func TestDefaults(t *testing.T) {
 	if _, _, err := Parse("z", []string{"--source=service", "--provider=builtin", "--leader-elect"}, env(nil), io.Discard); err == nil ||
 		!strings.Contains(err.Error(), "--leader-elect with --provider=builtin") {
 		t.Errorf("builtin with leader election: %v", err)
+	}
+}
+
+// The webhook server reads no sources, as external-dns's --webhook-server; the client is a provider
+// like the others.
+func TestWebhookSettings(t *testing.T) {
+	if _, _, err := Parse("z", []string{"--webhook-server", "--provider=pdns"}, env(nil), io.Discard); err != nil {
+		t.Errorf("webhook server without sources: %v", err)
+	}
+	cfg, _, err := Parse("z", []string{"--source=ingress", "--provider=webhook", "--webhook-provider-url=http://127.0.0.1:9999"},
+		env(map[string]string{"EXTERNAL_DNS_WEBHOOK_PROVIDER_READ_TIMEOUT": "7s"}), io.Discard)
+	if err != nil || cfg.WebhookProviderURL != "http://127.0.0.1:9999" || cfg.WebhookProviderReadTimeout != 7*time.Second {
+		t.Errorf("webhook client settings: %+v %v", cfg.WebhookProviderURL, err)
 	}
 }
 

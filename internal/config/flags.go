@@ -74,7 +74,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
 	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets")
 
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: aws (Route 53), coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory")
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: aws (Route 53), coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory, webhook (a webhook provider at --webhook-provider-url)")
 	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
 	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
 
@@ -104,6 +104,11 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	list(&cfg.BuiltinAXFRAllow, "builtin-axfr-allow", "CIDR=KEYNAME: secondaries allowed to transfer the zones, signing with the key (repeatable)")
 	fs.IntVar(&cfg.BuiltinMaxUDPSize, "builtin-max-udp-size", cfg.BuiltinMaxUDPSize, "largest UDP answer; larger ones are truncated and retried over TCP")
 	fs.BoolVar(&cfg.BuiltinUseClientSubnet, "builtin-use-client-subnet", cfg.BuiltinUseClientSubnet, "pick the view by the EDNS client-subnet option (only behind a trusted resolver)")
+	fs.StringVar(&cfg.WebhookProviderURL, "webhook-provider-url", cfg.WebhookProviderURL, "URL of the webhook provider (--provider=webhook)")
+	fs.DurationVar(&cfg.WebhookProviderReadTimeout, "webhook-provider-read-timeout", cfg.WebhookProviderReadTimeout, "read timeout of webhook provider requests")
+	fs.DurationVar(&cfg.WebhookProviderWriteTimeout, "webhook-provider-write-timeout", cfg.WebhookProviderWriteTimeout, "write timeout of webhook provider requests")
+	fs.BoolVar(&cfg.WebhookServer, "webhook-server", cfg.WebhookServer, "serve --provider over the webhook protocol instead of running the controller (as 'zonekeeper webhook')")
+	fs.StringVar(&cfg.WebhookServerAddress, "webhook-server-address", cfg.WebhookServerAddress, "address the webhook server listens on")
 	fs.StringVar(&cfg.PDNSServer, "pdns-server", cfg.PDNSServer, "PowerDNS API URL")
 	fs.StringVar(&cfg.PDNSServerID, "pdns-server-id", cfg.PDNSServerID, "PowerDNS server id")
 	fs.StringVar(&cfg.PDNSAPIKey, "pdns-api-key", cfg.PDNSAPIKey, "PowerDNS API key (prefer --pdns-api-key-file or EXTERNAL_DNS_PDNS_API_KEY)")
@@ -266,7 +271,7 @@ func ParseOS(name string, args []string, output io.Writer) (Config, []string, er
 // Validate checks settings that depend on each other. Each error names the flag.
 func (c *Config) Validate() error {
 	var errs []error
-	if len(c.Sources) == 0 {
+	if len(c.Sources) == 0 && !c.WebhookServer {
 		errs = append(errs, errors.New("--source: at least one source is required (service, ingress, crd, manifest)"))
 	}
 	for _, s := range c.Sources {
@@ -280,11 +285,17 @@ func (c *Config) Validate() error {
 		}
 	}
 	switch c.Provider {
-	case "aws", "coredns", "skydns", "inmemory", "rfc2136", "pdns", "builtin":
+	case "aws", "coredns", "skydns", "inmemory", "rfc2136", "pdns", "builtin", "webhook":
 	case "":
-		errs = append(errs, errors.New("--provider: a provider is required (aws, coredns, rfc2136, pdns, builtin, inmemory)"))
+		errs = append(errs, errors.New("--provider: a provider is required (aws, coredns, rfc2136, pdns, builtin, inmemory, webhook)"))
 	default:
-		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: aws, coredns, rfc2136, pdns, builtin, inmemory)", c.Provider))
+		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: aws, coredns, rfc2136, pdns, builtin, inmemory, webhook)", c.Provider))
+	}
+	if c.WebhookServer && c.Provider == "webhook" {
+		errs = append(errs, errors.New("--webhook-server with --provider=webhook would serve a webhook provider through itself: name the provider to serve (aws, coredns, rfc2136, pdns, builtin, inmemory)"))
+	}
+	if c.WebhookServer && len(c.Views) > 0 {
+		errs = append(errs, errors.New("--webhook-server with --view: the protocol has no views; run one webhook server per view"))
 	}
 	switch c.Registry {
 	case "txt", "noop":

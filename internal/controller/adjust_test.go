@@ -76,3 +76,44 @@ func TestAdjustmentFailureFailsTheRun(t *testing.T) {
 		t.Errorf("records written despite the failure: %v", recs)
 	}
 }
+
+// filteringProvider negotiates a filter, as a webhook provider does; until ready it cannot.
+type filteringProvider struct {
+	*inmemory.Provider
+	ready bool
+}
+
+func (p *filteringProvider) DomainFilter(context.Context) (plan.DomainFilter, error) {
+	if !p.ready {
+		return plan.DomainFilter{}, errors.New("webhook not negotiated")
+	}
+	return plan.NewDomainFilter([]string{"www.example.com"}, nil, "", "")
+}
+
+// The provider's filter narrows the flags' filter; while it cannot be had, runs fail and write nothing.
+func TestProviderDomainFilterNarrowsThePlan(t *testing.T) {
+	src := &listSource{}
+	src.set(nil, endpoint.New("www.example.com", endpoint.RecordTypeA, "192.0.2.1"),
+		endpoint.New("mail.example.com", endpoint.RecordTypeA, "192.0.2.2"))
+	p := &filteringProvider{Provider: inmemory.New("example.com")}
+	reg, err := txt.New(p, txt.Config{OwnerID: "test", CacheInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(src, reg, Settings{OwnerID: "test", Policy: plan.PolicySync}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := c.RunOnce(context.Background()); err == nil || !strings.Contains(err.Error(), "not negotiated") {
+		t.Fatalf("RunOnce = %v, want the negotiation error", err)
+	}
+	p.ready = true
+	out, err := c.RunOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created []string
+	for _, e := range out.Changes.Create {
+		created = append(created, e.DNSName+" "+e.RecordType)
+	}
+	if got := strings.Join(created, ","); got != "www.example.com A" {
+		t.Errorf("created %s, want only www.example.com A", got)
+	}
+}

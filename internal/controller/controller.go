@@ -128,6 +128,15 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	report.Desired, report.Problems, report.ProblemList = len(res.Endpoints), len(res.Problems), res.Problems
 	c.reportProblems(res.Problems)
 
+	filter := c.settings.DomainFilter
+	if f, ok := c.registry.(provider.DomainFilterer); ok {
+		pf, err := f.DomainFilter(ctx)
+		if err != nil {
+			report.Stage = "provider"
+			return Outcome{}, fmt.Errorf("the provider's domain filter: %w", err)
+		}
+		filter = filter.And(pf)
+	}
 	current, err := c.registry.Records(ctx)
 	if err != nil {
 		report.Stage = "registry"
@@ -146,7 +155,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		Current:            current,
 		OwnerID:            c.settings.OwnerID,
 		Policy:             c.settings.Policy,
-		DomainFilter:       c.settings.DomainFilter,
+		DomainFilter:       filter,
 		ManagedRecordTypes: c.settings.ManagedRecordTypes,
 		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
 	})

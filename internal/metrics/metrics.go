@@ -41,6 +41,7 @@ type Metrics struct {
 	providerLatency *prometheus.HistogramVec
 	isLeader        prometheus.Gauge
 	publicIP        publicip.Metrics
+	webhook         webhookCalls
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -90,6 +91,7 @@ func New(version string) *Metrics {
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
 	}, []string{"provider", "operation"})
 	f(m.providerLatency)
+	m.webhook = newWebhookCalls(f)
 	m.isLeader = gauge(f, "zonekeeper", "", "leader", "1 when this replica is the leader (or leader election is off), 0 otherwise.")
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.

@@ -61,6 +61,14 @@ func (p *instrumentedProvider) AdjustEndpoints(ctx context.Context, eps []*endpo
 	return out, err
 }
 
+// DomainFilter forwards to the provider's negotiated filter, if it has one.
+func (p *instrumentedProvider) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
+	if f, ok := p.Provider.(provider.DomainFilterer); ok {
+		return f.DomainFilter(ctx)
+	}
+	return plan.DomainFilter{}, nil
+}
+
 // Invalidate forwards to the provider's cache, if it has one (Route 53's write-through cache, dropped
 // at every resync).
 func (p *instrumentedProvider) Invalidate() {

@@ -34,6 +34,14 @@ type EndpointAdjuster interface {
 	AdjustEndpoints(ctx context.Context, desired []*endpoint.Endpoint) ([]*endpoint.Endpoint, error)
 }
 
+// DomainFilterer is implemented by providers that limit the names that may be planned beyond the
+// --domain-filter flags: a webhook provider negotiates its filter with the server. The controller plans
+// only names that both select, as external-dns does. It fails while the filter cannot be had yet; the
+// run then fails and is retried.
+type DomainFilterer interface {
+	DomainFilter(ctx context.Context) (plan.DomainFilter, error)
+}
+
 // Capabilities are the features a backend declares, in the style of DNSControl.
 type Capabilities struct {
 	// RecordTypes the backend can store.

@@ -115,11 +115,17 @@ func quoteForPowerDNS(v string) string {
 // seedPowerDNS writes an rrset through the API, as a person or another tool would.
 func seedPowerDNS(t *testing.T, pd *testbed.PowerDNS, name, rtype, content string) {
 	t.Helper()
+	seedPowerDNSZone(t, pd, "example.com.", name, rtype, content)
+}
+
+// seedPowerDNSZone writes one record set into a zone straight through the PowerDNS API.
+func seedPowerDNSZone(t *testing.T, pd *testbed.PowerDNS, zone, name, rtype, content string) {
+	t.Helper()
 	body := map[string]any{"rrsets": []map[string]any{{
 		"name": name, "type": rtype, "ttl": 3600, "changetype": "REPLACE",
 		"records": []map[string]any{{"content": content, "disabled": false}},
 	}}}
-	if status, out := pd.API(t, http.MethodPatch, "/api/v1/servers/localhost/zones/example.com.", body); status != http.StatusNoContent {
+	if status, out := pd.API(t, http.MethodPatch, "/api/v1/servers/localhost/zones/"+zone, body); status != http.StatusNoContent {
 		t.Fatalf("seed %s: %d %s", name, status, out)
 	}
 }

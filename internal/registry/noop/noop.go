@@ -37,6 +37,14 @@ func (r *Registry) Invalidate() {
 	}
 }
 
+// DomainFilter forwards to the provider's negotiated filter, if it has one.
+func (r *Registry) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
+	if f, ok := r.provider.(provider.DomainFilterer); ok {
+		return f.DomainFilter(ctx)
+	}
+	return plan.DomainFilter{}, nil
+}
+
 // AdjustEndpoints forwards to the provider, like the TXT registry.
 func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
 	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {

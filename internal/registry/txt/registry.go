@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/registry"
 )
@@ -110,6 +111,14 @@ func (r *Registry) Invalidate() {
 	if inv, ok := r.provider.(interface{ Invalidate() }); ok {
 		inv.Invalidate()
 	}
+}
+
+// DomainFilter forwards to the provider's negotiated filter, if it has one.
+func (r *Registry) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
+	if f, ok := r.provider.(provider.DomainFilterer); ok {
+		return f.DomainFilter(ctx)
+	}
+	return plan.DomainFilter{}, nil
 }
 
 // AdjustEndpoints lets the provider put desired endpoints into the form its Records returns (Route 53

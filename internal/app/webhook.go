@@ -1,0 +1,92 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/config"
+	"github.com/zonekeeper/zonekeeper/internal/logging"
+	"github.com/zonekeeper/zonekeeper/internal/metrics"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
+)
+
+// runWebhookServer is `zonekeeper webhook` (external-dns's --webhook-server): it serves --provider
+// over the webhook protocol on --webhook-server-address, so that external-dns (or another zonekeeper)
+// uses zonekeeper's providers through --provider=webhook. Sources are not read. /healthz, /readyz and
+// /metrics are served on --metrics-address as usual.
+func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, getenv func(string) string) int {
+	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
+	log.Info("Starting zonekeeper as a webhook server", "version", Version, "provider", cfg.Provider, "address", cfg.WebhookServerAddress)
+	filter, err := plan.NewDomainFilter(cfg.DomainFilter, cfg.ExcludeDomains, cfg.RegexDomainFilter, cfg.RegexDomainExclusion)
+	if err != nil {
+		log.Error("Cannot start", "error", err.Error())
+		return ExitError
+	}
+	m := metrics.New(Version)
+	be, err := newBackends(ctx, cfg, nil, log)
+	if err != nil {
+		log.Error("Cannot start", "error", err.Error())
+		return ExitError
+	}
+	p, err := buildProvider(cfg, getenv, nil, be)
+	if err != nil {
+		log.Error("Cannot start", "error", err.Error())
+		return ExitError
+	}
+	p = m.InstrumentProvider(cfg.Provider, p)
+	l, err := net.Listen("tcp", cfg.WebhookServerAddress)
+	if err != nil {
+		log.Error("Cannot start", "error", err.Error())
+		return ExitError
+	}
+	serveWebhookOps(ctx, cfg.MetricsAddress, m, log)
+	srv := &http.Server{
+		Handler:           webhook.Handler(p, filter, log),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       cfg.WebhookProviderReadTimeout,
+		// Applying a large body to a slow backend takes longer than reading it.
+		WriteTimeout: cfg.WebhookProviderWriteTimeout + time.Minute,
+	}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	log.Info("Serving the webhook protocol", "address", l.Addr().String())
+	if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Error("Webhook server stopped", "error", err.Error())
+		return ExitError
+	}
+	log.Info("Stopped")
+	return ExitOK
+}
+
+// serveWebhookOps serves /healthz, /readyz (ready as soon as the webhook port listens) and /metrics.
+func serveWebhookOps(ctx context.Context, addr string, m *metrics.Metrics, log *slog.Logger) {
+	if addr == "" {
+		return
+	}
+	mux := http.NewServeMux()
+	ok := func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") }
+	mux.HandleFunc("/healthz", ok)
+	mux.HandleFunc("/readyz", ok)
+	mux.Handle("/metrics", m.Handler())
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Error("Cannot serve health and metrics", "address", addr, "error", err.Error())
+		return
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	go func() { _ = srv.Serve(l) }()
+}

@@ -1,0 +1,158 @@
+package webhook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
+
+// Handler serves p over the webhook protocol, negotiating filter. It is what `zonekeeper webhook`
+// (external-dns's --webhook-server) runs: external-dns, or another zonekeeper, then uses zonekeeper's
+// providers through --provider=webhook.
+//
+// Beyond external-dns's server: request bodies over MaxBodySize get 413; malformed requests get 400
+// with the reason; when the provider refuses some changes and applies the rest, the answer is 500
+// (external-dns's client retries on the next loop) with the refused changes named in a
+// rejectionsType body; a provider that is unreachable gives 503.
+func Handler(p provider.Provider, filter plan.DomainFilter, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &server{p: p, filter: filter, log: log}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.negotiate)
+	mux.HandleFunc("GET "+pathRecords, s.records)
+	mux.HandleFunc("POST "+pathRecords, s.apply)
+	mux.HandleFunc("POST "+pathAdjust, s.adjust)
+	mux.HandleFunc("GET "+pathHealth, func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
+	return mux
+}
+
+type server struct {
+	p      provider.Provider
+	filter plan.DomainFilter
+	log    *slog.Logger
+}
+
+func (s *server) negotiate(w http.ResponseWriter, _ *http.Request) {
+	s.reply(w, http.StatusOK, encodeDomainFilter(s.filter))
+}
+
+func (s *server) records(w http.ResponseWriter, r *http.Request) {
+	eps, err := s.p.Records(r.Context())
+	if err != nil {
+		s.log.Error("Failed to list records for a webhook client", "error", err.Error())
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if eps == nil {
+		eps = []*endpoint.Endpoint{}
+	}
+	s.reply(w, http.StatusOK, eps)
+}
+
+func (s *server) apply(w http.ResponseWriter, r *http.Request) {
+	var c plan.Changes
+	if !s.decode(w, r, &c) {
+		return
+	}
+	if len(c.UpdateOld) != len(c.UpdateNew) {
+		http.Error(w, fmt.Sprintf("updateOld has %d records and updateNew %d: they must pair up", len(c.UpdateOld), len(c.UpdateNew)), http.StatusBadRequest)
+		return
+	}
+	if err := checkChanges(&c); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	err := s.p.ApplyChanges(r.Context(), &c)
+	if err == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if ae, ok := provider.AsApplyError(err); ok {
+		out := rejectionsJSON{Rejected: make([]rejectionJSON, len(ae.Rejected))}
+		for i, rc := range ae.Rejected {
+			out.Rejected[i] = rejectionJSON{Action: rc.Action, Endpoint: rc.Endpoint, Error: rc.Err.Error()}
+		}
+		s.log.Warn("Changes refused for a webhook client", "error", err.Error())
+		w.Header().Set("Content-Type", rejectionsType)
+		w.WriteHeader(http.StatusInternalServerError)
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	}
+	s.log.Error("Failed to apply changes for a webhook client", "error", err.Error())
+	http.Error(w, err.Error(), http.StatusServiceUnavailable)
+}
+
+func (s *server) adjust(w http.ResponseWriter, r *http.Request) {
+	var eps []*endpoint.Endpoint
+	if !s.decode(w, r, &eps) {
+		return
+	}
+	for i, e := range eps {
+		if e == nil {
+			http.Error(w, fmt.Sprintf("endpoint %d is null", i), http.StatusBadRequest)
+			return
+		}
+	}
+	if adj, ok := s.p.(provider.EndpointAdjuster); ok {
+		out, err := adj.AdjustEndpoints(r.Context(), eps)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		eps = out
+	}
+	if eps == nil {
+		eps = []*endpoint.Endpoint{}
+	}
+	s.reply(w, http.StatusOK, eps)
+}
+
+// decode reads a JSON body of at most MaxBodySize bytes, answering 413 or 400 itself on failure.
+func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodySize)).Decode(v)
+	if err == nil {
+		return true
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		http.Error(w, fmt.Sprintf("the body is larger than %d bytes", MaxBodySize), http.StatusRequestEntityTooLarge)
+		return false
+	}
+	http.Error(w, "the body is not the expected JSON: "+err.Error(), http.StatusBadRequest)
+	return false
+}
+
+func (s *server) reply(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", MediaType)
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		s.log.Warn("Failed to write a webhook answer", "error", err.Error())
+	}
+}
+
+// checkChanges rejects a body whose records lack a name or a type (nothing sensible can be done with
+// them, and the provider would fail on them less clearly), and puts names in the form zonekeeper's
+// providers keep them: lower case, no trailing dot.
+func checkChanges(c *plan.Changes) error {
+	for _, l := range []struct {
+		field string
+		list  []*endpoint.Endpoint
+	}{{"create", c.Create}, {"updateOld", c.UpdateOld}, {"updateNew", c.UpdateNew}, {"delete", c.Delete}} {
+		for i, e := range l.list {
+			if e == nil || strings.TrimSuffix(e.DNSName, ".") == "" || e.RecordType == "" {
+				return fmt.Errorf("%s[%d]: a record needs a dnsName and a recordType", l.field, i)
+			}
+			e.DNSName = strings.ToLower(strings.TrimSuffix(e.DNSName, "."))
+		}
+	}
+	return nil
+}
