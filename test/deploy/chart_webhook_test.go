@@ -320,6 +320,7 @@ func TestChartWebhookRejectsBadValues(t *testing.T) {
 		"metrics on the sidecar's health port": {append(slices.Clone(image), "service.port=8080"), "service.port 8080: with provider webhook the sidecar listens on 8080"},
 		"metrics on the webhook API port":      {append(slices.Clone(image), "service.port=8888"), "service.port 8888"},
 		"one Service port for both":            {append(slices.Clone(image), "provider.webhook.service.port=7979"), "provider.webhook.service.port 7979 is service.port too"},
+		"views":                                {append(slices.Clone(image), "views[0].name=internal"), "views: the webhook protocol has one URL"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -220,6 +220,9 @@ func TestExternalDNSThroughZonekeeperWebhookServer(t *testing.T) {
 	if out := runExternalDNSWebhookClient(t, e, url); !strings.Contains(out, "All records are already up to date") {
 		t.Errorf("the second run is not in sync:\n%s", tail(out, 3000))
 	}
+	// zonekeeper, as the client of the same server, reads external-dns's records as in sync.
+	e.expectPlan(t, app.ExitOK, "No changes", "--kubeconfig="+kube.Kubeconfig, "--source=ingress", "--provider=webhook",
+		"--webhook-provider-url="+url, "--registry=txt", "--txt-owner-id=ext", "--domain-filter=example.com")
 	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}

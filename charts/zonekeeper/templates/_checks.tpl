@@ -31,6 +31,9 @@ instead of a pod that crash-loops on a flag error or a secret file that is not t
 {{- fail "rfc2136.zone is required with provider rfc2136" }}
 {{- end }}
 {{- end }}
+{{- if and (eq $provider "webhook") $v.views }}
+{{- fail "views: the webhook protocol has one URL and a view needs a backend of its own; run one release per view" }}
+{{- end }}
 {{- if eq $provider "pdns" }}
 {{- if not $v.pdns.server }}
 {{- fail "pdns.server (the PowerDNS API URL) is required with provider pdns" }}
