@@ -107,3 +107,25 @@ func firstLabel(name string) string {
 	}
 	return name
 }
+
+// CanonicalTXT returns eps with every TXT target put through canonical (the form the provider's
+// Records returns once written), for providers' AdjustEndpoints. Endpoints that change are copied; the
+// argument is not modified.
+func CanonicalTXT(eps []*endpoint.Endpoint, canonical func(string) string) []*endpoint.Endpoint {
+	out := make([]*endpoint.Endpoint, len(eps))
+	for i, e := range eps {
+		out[i] = e
+		if e.RecordType != endpoint.RecordTypeTXT {
+			continue
+		}
+		for j, t := range e.Targets {
+			if c := canonical(t); c != t {
+				if out[i] == e {
+					out[i] = e.DeepCopy()
+				}
+				out[i].Targets[j] = c
+			}
+		}
+	}
+	return out
+}

@@ -218,3 +218,9 @@ func (e *env) expectNXDOMAIN(t testing.TB, timeout time.Duration, name string) {
 func ownership(owner, resource string) string {
 	return fmt.Sprintf(`"heritage=external-dns,external-dns/owner=%s,external-dns/resource=%s"`, owner, resource)
 }
+
+// ownershipOnWire is what BIND and PowerDNS answer for an ownership value: its quotes are zone-file
+// delimiters there, for external-dns and zonekeeper alike.
+func ownershipOnWire(owner, resource string) string {
+	return strings.Trim(ownership(owner, resource), `"`)
+}

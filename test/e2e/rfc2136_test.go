@@ -34,7 +34,7 @@ func TestIngressPublishedToBIND(t *testing.T) {
 		"--rfc2136-tsig-axfr", "--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
 
 	expectBIND(t, bind.Addr, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
-	expectBIND(t, bind.Addr, time.Second, "a-dev1.example.com", dns.TypeTXT, ownership("e2e", "ingress/default/nginx-test-ingress"))
+	expectBIND(t, bind.Addr, time.Second, "a-dev1.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/nginx-test-ingress"))
 
 	// A status change reaches BIND through an informer event (the resync is an hour away).
 	e.setIngressIP(t, ing, "192.168.10.52")

@@ -55,7 +55,8 @@ func TestWebhookConformanceThroughZonekeeperServerToPowerDNS(t *testing.T) {
 			t.Fatal(err)
 		}
 		return conformance.Subject{
-			Provider: p,
+			Provider:  p,
+			TXTOnWire: conformance.ZoneFileTXTOnWire,
 			Lookup: func(t *testing.T, name string, qtype uint16) []dns.RR {
 				m := new(dns.Msg)
 				m.SetQuestion(dns.Fqdn(name), qtype)
@@ -110,8 +111,7 @@ func TestWebhookRefusalIsolatedAgainstExternalDNSServer(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		expectPowerDNS(t, pd, time.Second, fmt.Sprintf("host%d.example.com", i), dns.TypeA, fmt.Sprintf("192.0.2.%d", i+1))
 	}
-	// external-dns's pdns provider stores a TXT value as one string without its quotes.
-	expectPowerDNS(t, pd, time.Second, "a-host11.example.com", dns.TypeTXT, strings.Trim(ownership("e2e", "ingress/default/h"), `"`))
+	expectPowerDNS(t, pd, time.Second, "a-host11.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/h"))
 	recs, err := p.Records(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestIngressThroughWebhookToExternalDNSServer(t *testing.T) {
 		"--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
 
 	expectPowerDNS(t, pd, converge, "hook.example.com", dns.TypeA, "192.0.2.61")
-	expectPowerDNS(t, pd, time.Second, "a-hook.example.com", dns.TypeTXT, strings.Trim(ownership("e2e", "ingress/default/web"), `"`))
+	expectPowerDNS(t, pd, time.Second, "a-hook.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/web"))
 	e.setIngressIP(t, ing, "192.0.2.62")
 	expectPowerDNS(t, pd, 5*time.Second, "hook.example.com", dns.TypeA, "192.0.2.62")
 	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
@@ -216,7 +216,7 @@ func TestExternalDNSThroughZonekeeperWebhookServer(t *testing.T) {
 
 	runExternalDNSWebhookClient(t, e, url)
 	expectPowerDNS(t, pd, time.Second, "peer.example.com", dns.TypeA, "192.0.2.71")
-	expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT, ownership("ext", "ingress/default/web"))
+	expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT, ownershipOnWire("ext", "ingress/default/web"))
 	if out := runExternalDNSWebhookClient(t, e, url); !strings.Contains(out, "All records are already up to date") {
 		t.Errorf("the second run is not in sync:\n%s", tail(out, 3000))
 	}

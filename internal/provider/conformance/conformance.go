@@ -22,6 +22,10 @@ type Subject struct {
 	// Lookup, when set, asks the DNS server that serves the provider's records for (name, qtype) and
 	// returns the answer section; an empty answer (NODATA, NXDOMAIN) is not an error.
 	Lookup func(t *testing.T, name string, qtype uint16) []dns.RR
+	// TXTOnWire, when set, gives the text a DNS answer carries for a TXT target (the strings joined);
+	// unset, it is the target itself. Servers that take zone-file presentation store a quoted target's
+	// strings without the quotes, as external-dns's providers for them do (dnstext.Strings).
+	TXTOnWire func(target string) string
 	// SeedOutside, when set, writes a record outside Zone straight into the backend and returns a check
 	// that fails the test if that record changed or disappeared.
 	SeedOutside func(t *testing.T) (stillThere func(t *testing.T))

@@ -162,6 +162,9 @@ func expectServed(t *testing.T, s Subject, eps ...*endpoint.Endpoint) {
 		w := make([]string, len(e.Targets))
 		for i, x := range e.Targets {
 			w[i] = canonicalTarget(e.RecordType, x)
+			if e.RecordType == endpoint.RecordTypeTXT && s.TXTOnWire != nil {
+				w[i] = s.TXTOnWire(x)
+			}
 		}
 		sort.Strings(got)
 		sort.Strings(w)

@@ -14,7 +14,8 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, func(t *testing.T) conformance.Subject {
 		s := startServer(t, "example.com", "other.org")
 		return conformance.Subject{
-			Provider: s.p,
+			Provider:  s.p,
+			TXTOnWire: conformance.ZoneFileTXTOnWire,
 			Lookup: func(t *testing.T, name string, qtype uint16) []dns.RR {
 				return s.lookup(t, name, qtype)
 			},

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
@@ -30,7 +31,12 @@ func toContent(recordType, target string) (string, error) {
 		if _, err := endpoint.ValidateTarget(recordType, target); err != nil {
 			return "", err
 		}
-		return quoteTXT(target), nil
+		strs := dnstext.Strings(target)
+		quoted := make([]string, len(strs))
+		for i, str := range strs {
+			quoted[i] = quoteTXT(str)
+		}
+		return strings.Join(quoted, " "), nil
 	case endpoint.RecordTypeMX:
 		return hostWithNumbers(target, "preference host", 1)
 	case endpoint.RecordTypeSRV:
@@ -63,13 +69,17 @@ func hostWithNumbers(target, form string, numbers int) (string, error) {
 }
 
 // fromContent turns PowerDNS record content into an endpoint target: hostnames without the trailing
-// dot (SRV keeps it, as external-dns endpoints do), TXT unquoted to the exact bytes.
+// dot (SRV keeps it, as external-dns endpoints do), TXT by dnstext's zone-file rules.
 func fromContent(recordType, content string) (string, error) {
 	switch recordType {
 	case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR:
 		return strings.ToLower(strings.TrimSuffix(content, ".")), nil
 	case endpoint.RecordTypeTXT:
-		return unquoteTXT(content)
+		strs, err := unquoteTXT(content)
+		if err != nil {
+			return "", err
+		}
+		return dnstext.Target(strs), nil
 	case endpoint.RecordTypeMX:
 		return strings.TrimSuffix(content, "."), nil
 	}

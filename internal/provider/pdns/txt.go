@@ -57,15 +57,16 @@ func quoteTXT(v string) string {
 }
 
 // unquoteTXT reads PowerDNS TXT content: character-strings, quoted or bare, separated by white space,
-// with \X and \DDD escapes. The strings are concatenated, as a DNS client joins them.
-func unquoteTXT(content string) (string, error) {
-	var b strings.Builder
+// with \X and \DDD escapes.
+func unquoteTXT(content string) ([]string, error) {
+	var out []string
 	s := content
 	for {
 		s = strings.TrimLeft(s, " \t")
 		if s == "" {
-			return b.String(), nil
+			return out, nil
 		}
+		var b strings.Builder
 		quoted := s[0] == '"'
 		i := 0
 		if quoted {
@@ -78,14 +79,14 @@ func unquoteTXT(content string) (string, error) {
 				if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
 					n := int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
 					if n > 255 {
-						return "", errors.New("escape \\" + s[i+1:i+4] + " is above 255")
+						return nil, errors.New("escape \\" + s[i+1:i+4] + " is above 255")
 					}
 					b.WriteByte(byte(n))
 					i += 4
 					continue
 				}
 				if i+1 >= len(s) {
-					return "", errors.New("dangling backslash")
+					return nil, errors.New("dangling backslash")
 				}
 				b.WriteByte(s[i+1])
 				i += 2
@@ -103,8 +104,9 @@ func unquoteTXT(content string) (string, error) {
 			i++
 		}
 		if quoted && !closed {
-			return "", errors.New("unterminated quoted string")
+			return nil, errors.New("unterminated quoted string")
 		}
+		out = append(out, b.String())
 		s = s[i:]
 	}
 }

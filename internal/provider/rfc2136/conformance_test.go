@@ -16,8 +16,9 @@ func TestConformance(t *testing.T) {
 	conformance.Run(t, func(t *testing.T) conformance.Subject {
 		b := newBed(t)
 		return conformance.Subject{
-			Provider: &unsetTTLAsWritten{Provider: b.p},
-			Lookup:   b.lookup,
+			Provider:  &unsetTTLAsWritten{Provider: b.p},
+			TXTOnWire: conformance.ZoneFileTXTOnWire,
+			Lookup:    b.lookup,
 			SeedOutside: func(t *testing.T) func(t *testing.T) {
 				// other.org is served by the same BIND, writable with the same key, and not managed.
 				return func(t *testing.T) {

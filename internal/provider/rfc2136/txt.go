@@ -6,23 +6,18 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 )
 
-// A TXT target is stored verbatim: its bytes are the record's text, split into strings of at most 255
-// bytes, and reading joins them again. So an ownership value keeps its surrounding quotes, exactly as
-// the TXT registry wrote it, and any text round-trips (external-dns instead parses the target as
-// zone-file text, which splits unquoted text at spaces; see README).
-const maxTXTString = 255
+// TXT targets follow dnstext's zone-file rules, as external-dns's rfc2136 provider treats them: an
+// ownership value "\"heritage=…\"" is stored as the string heritage=… (the quotes are delimiters), so
+// external-dns reads zonekeeper's records as its own and the other way round; raw text is stored as its
+// own bytes (external-dns splits it at spaces instead; see README).
 
-// txtStrings splits text into miekg/dns TXT strings, which hold the presentation form: '"' and '\'
+// txtStrings turns a target into miekg/dns TXT strings, which hold the presentation form: '"' and '\'
 // escaped, bytes outside printable ASCII as \DDD.
-func txtStrings(text string) []string {
-	if text == "" {
-		return []string{""}
-	}
-	var out []string
-	for len(text) > 0 {
-		n := min(len(text), maxTXTString)
-		out = append(out, escapeTXT(text[:n]))
-		text = text[n:]
+func txtStrings(target string) []string {
+	raw := dnstext.Strings(target)
+	out := make([]string, len(raw))
+	for i, s := range raw {
+		out[i] = escapeTXT(s)
 	}
 	return out
 }
@@ -47,11 +42,11 @@ func escapeTXT(s string) string {
 	return b.String()
 }
 
-// txtText joins the strings of a TXT record read from the wire back into the target.
+// txtText turns the strings of a TXT record read from the wire back into the target.
 func txtText(strs []string) string {
-	var b strings.Builder
-	for _, s := range strs {
-		b.WriteString(dnstext.Unescape(s))
+	raw := make([]string, len(strs))
+	for i, s := range strs {
+		raw[i] = dnstext.Unescape(s)
 	}
-	return b.String()
+	return dnstext.Target(raw)
 }
