@@ -38,7 +38,7 @@ func acceptedNoOp() map[string]string {
 	return map[string]string{
 		"events":                "zonekeeper is always event-driven",
 		"txt-cache-interval":    "the registry cache is write-through and refreshed every --interval",
-		"aws-zone-match-parent": "not implemented: zones are matched by --domain-filter",
+		"aws-zone-match-parent": "always on: a hosted zone containing a --domain-filter domain is managed, for the names inside the filter",
 		"provider-cache-time":   "the registry cache is write-through and refreshed every --interval",
 	}
 }
