@@ -42,6 +42,7 @@ type Metrics struct {
 	isLeader        prometheus.Gauge
 	publicIP        publicip.Metrics
 	webhook         webhookCalls
+	views           *viewStates
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -61,17 +62,17 @@ func New(version string) *Metrics {
 	m.invalidEndpoints = gauge(f, "external_dns", "source", "invalid_endpoints", "Pieces of invalid input (annotations, addresses) ignored in the last reconcile.")
 
 	m.syncDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "zonekeeper_sync_duration_seconds", Help: "Duration of a reconcile, by trigger (start, event, resync, retry, once).",
+		Name: "zonekeeper_sync_duration_seconds", Help: "Duration of a reconcile, by trigger (start, event, resync, retry, once) and view.",
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
-	}, []string{"trigger"})
+	}, []string{"trigger", "view"})
 	f(m.syncDuration)
 	m.changesApplied = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "zonekeeper_changes_applied_total", Help: "Record set changes the provider accepted, by action and record type.",
-	}, []string{"action", "record_type"})
+		Name: "zonekeeper_changes_applied_total", Help: "Record set changes the provider accepted, by action, record type and view.",
+	}, []string{"action", "record_type", "view"})
 	f(m.changesApplied)
 	m.changesRejected = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "zonekeeper_changes_rejected_total", Help: "Record set changes the provider rejected, by action and record type.",
-	}, []string{"action", "record_type"})
+		Name: "zonekeeper_changes_rejected_total", Help: "Record set changes the provider rejected, by action, record type and view.",
+	}, []string{"action", "record_type", "view"})
 	f(m.changesRejected)
 	m.eventToApplied = prometheus.NewHistogram(prometheus.HistogramOpts{
 		Name: "zonekeeper_event_to_applied_seconds", Help: "Time from a Kubernetes event to the end of the reconcile that applied it.",
@@ -92,6 +93,7 @@ func New(version string) *Metrics {
 	}, []string{"provider", "operation"})
 	f(m.providerLatency)
 	m.webhook = newWebhookCalls(f)
+	m.views = newViewStates(f)
 	m.isLeader = gauge(f, "zonekeeper", "", "leader", "1 when this replica is the leader (or leader election is off), 0 otherwise.")
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.
@@ -139,9 +141,10 @@ func (m *Metrics) SetLeader(leader bool) {
 // Reconciled implements controller.Observer.
 func (m *Metrics) Reconciled(r controller.Report) {
 	m.lastReconcile.Set(float64(r.Finished.UnixNano()) / 1e9)
-	m.syncDuration.WithLabelValues(string(r.Trigger)).Observe(r.Finished.Sub(r.Started).Seconds())
+	m.syncDuration.WithLabelValues(string(r.Trigger), r.View).Observe(r.Finished.Sub(r.Started).Seconds())
+	t := m.views.record(r)
+	m.consecutiveErrs.Set(float64(t.mostConsecutiveErrors))
 	if r.Err != nil {
-		m.consecutiveErrs.Inc()
 		if r.Stage == "source" {
 			m.sourceErrors.Inc()
 		} else {
@@ -149,11 +152,13 @@ func (m *Metrics) Reconciled(r controller.Report) {
 		}
 		return
 	}
-	m.consecutiveErrs.Set(0)
-	m.lastSync.Set(float64(r.Finished.UnixNano()) / 1e9)
-	m.sourceEndpoints.Set(float64(r.Desired))
-	m.registryEnds.Set(float64(r.Current))
-	m.invalidEndpoints.Set(float64(r.Problems))
+	// With views: the oldest view's last success (a stale view shows), and sums over the views.
+	if !t.oldestSync.IsZero() {
+		m.lastSync.Set(float64(t.oldestSync.UnixNano()) / 1e9)
+	}
+	m.sourceEndpoints.Set(float64(t.desired))
+	m.registryEnds.Set(float64(t.current))
+	m.invalidEndpoints.Set(float64(t.problems))
 	if !r.FirstEvent.IsZero() {
 		m.eventToApplied.Observe(r.Finished.Sub(r.FirstEvent).Seconds())
 	}
@@ -164,12 +169,12 @@ func (m *Metrics) Reconciled(r controller.Report) {
 	rejected := make(map[endpoint.Key]bool, len(r.Rejected))
 	for _, x := range r.Rejected {
 		rejected[x.Endpoint.Key()] = true
-		m.changesRejected.WithLabelValues(string(x.Action), x.Endpoint.RecordType).Inc()
+		m.changesRejected.WithLabelValues(string(x.Action), x.Endpoint.RecordType, r.View).Inc()
 	}
 	count := func(action string, eps []*endpoint.Endpoint) {
 		for _, e := range eps {
 			if !rejected[e.Key()] {
-				m.changesApplied.WithLabelValues(action, e.RecordType).Inc()
+				m.changesApplied.WithLabelValues(action, e.RecordType, r.View).Inc()
 			}
 		}
 	}

@@ -43,7 +43,8 @@ func TestReadinessAndMetricsFollowTheProvider(t *testing.T) {
 	for _, name := range []string{
 		"external_dns_controller_last_sync_timestamp_seconds", "external_dns_source_endpoints_total 1",
 		"external_dns_registry_endpoints_total", "external_dns_source_errors_total", "external_dns_registry_errors_total",
-		"zonekeeper_sync_duration_seconds_bucket", `zonekeeper_changes_applied_total{action="CREATE",record_type="A"} 1`,
+		"zonekeeper_sync_duration_seconds_bucket", `zonekeeper_changes_applied_total{action="CREATE",record_type="A",view=""} 1`,
+		`zonekeeper_view_endpoints{kind="desired",view=""} 1`,
 		`zonekeeper_provider_calls_total{operation="apply_changes",provider="coredns"}`,
 	} {
 		if !strings.Contains(metrics, name) {
