@@ -61,6 +61,13 @@ func startBuiltin(ctx context.Context, cfg config.Config, specs []*view.Spec, lo
 			return nil, fmt.Errorf("--builtin-tsig-key-file: %w", err)
 		}
 		sc.TSIGKeys = keys
+		if sc.TSIGAlgorithms, err = dnsserver.ReadTSIGKeyAlgorithms(cfg.BuiltinTSIGKeyFile); err != nil {
+			return nil, fmt.Errorf("--builtin-tsig-key-file: %w", err)
+		}
+	}
+	for _, n := range cfg.BuiltinNotify {
+		addr, key, _ := strings.Cut(n, "=")
+		sc.Notify = append(sc.Notify, dnsserver.NotifyTarget{Addr: addr, Key: key})
 	}
 	for _, a := range cfg.BuiltinAXFRAllow {
 		cidr, key, ok := strings.Cut(a, "=")

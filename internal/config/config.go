@@ -63,6 +63,7 @@ type Config struct {
 	BuiltinZoneFiles       []string
 	BuiltinTSIGKeyFile     string
 	BuiltinAXFRAllow       []string
+	BuiltinNotify          []string
 	BuiltinMaxUDPSize      int
 	BuiltinUseClientSubnet bool
 

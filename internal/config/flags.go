@@ -102,6 +102,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	list(&cfg.BuiltinZoneFiles, "builtin-zone-file", "[VIEW=]PATH: master file of static records served beside zonekeeper's (repeatable)")
 	fs.StringVar(&cfg.BuiltinTSIGKeyFile, "builtin-tsig-key-file", cfg.BuiltinTSIGKeyFile, "tsig-keygen key file(s) for AXFR")
 	list(&cfg.BuiltinAXFRAllow, "builtin-axfr-allow", "CIDR=KEYNAME: secondaries allowed to transfer the zones, signing with the key (repeatable)")
+	list(&cfg.BuiltinNotify, "builtin-notify", "IP[:PORT][=KEYNAME]: secondary sent a NOTIFY after every change, signed with the key if given (repeatable)")
 	fs.IntVar(&cfg.BuiltinMaxUDPSize, "builtin-max-udp-size", cfg.BuiltinMaxUDPSize, "largest UDP answer; larger ones are truncated and retried over TCP")
 	fs.BoolVar(&cfg.BuiltinUseClientSubnet, "builtin-use-client-subnet", cfg.BuiltinUseClientSubnet, "pick the view by the EDNS client-subnet option (only behind a trusted resolver)")
 	fs.StringVar(&cfg.WebhookProviderURL, "webhook-provider-url", cfg.WebhookProviderURL, "URL of the webhook provider (--provider=webhook)")

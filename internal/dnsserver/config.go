@@ -38,6 +38,10 @@ type Config struct {
 	TSIGKeys map[string]string
 	// AXFR lists who may transfer the zones: a client subnet and the key it must sign with.
 	AXFR []AXFRAllow
+	// TSIGAlgorithms maps a key name to its algorithm, for signing NOTIFY (default hmac-sha256).
+	TSIGAlgorithms map[string]string
+	// Notify lists the secondaries told of every change (RFC 1996).
+	Notify []NotifyTarget
 	// MaxUDPSize caps the size of a UDP answer (and is the EDNS0 payload size the server advertises).
 	// Default 1232, the DNS flag day 2020 value; a client that asks for less gets less.
 	MaxUDPSize int
@@ -158,6 +162,14 @@ func (c Config) normalized() (Config, error) {
 			return out, fmt.Errorf("axfr[%d]: key %q is not among the TSIG keys", i, a.Key)
 		}
 		out.AXFR = append(out.AXFR, AXFRAllow{Subnet: a.Subnet.Masked(), Key: k})
+	}
+	var err error
+	if out.Notify, err = normalizeNotify(c.Notify, out.TSIGKeys); err != nil {
+		return out, err
+	}
+	out.TSIGAlgorithms = map[string]string{}
+	for name, alg := range c.TSIGAlgorithms {
+		out.TSIGAlgorithms[dns.CanonicalName(name)] = alg
 	}
 	out.NameServers = nil
 	for i, ns := range c.NameServers {

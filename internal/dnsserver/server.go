@@ -29,6 +29,8 @@ type Server struct {
 	// zoneNames are the served zones, longest first.
 	zoneNames []string
 
+	notify *notifier
+
 	mu      sync.Mutex
 	servers []*dns.Server
 	addrs   []string
@@ -45,6 +47,7 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 		return nil, fmt.Errorf("dns server config: %w", err)
 	}
 	s := &Server{cfg: c, log: log, views: newViewTable(&c)}
+	s.notify = newNotifier(c.Notify, c.Zones, c.TSIGKeys, c.TSIGAlgorithms, log)
 	s.zoneNames = sortedZones(c.Zones)
 	serial := uint32(time.Now().Unix())
 
@@ -125,6 +128,7 @@ func (s *Server) Update(viewName string, fn func(tx *Txn)) error {
 	fn(tx)
 	if next := tx.commit(); next != nil {
 		v.snap.Store(next)
+		s.notify.changed()
 	}
 	return nil
 }
@@ -176,6 +180,7 @@ func (s *Server) Start() error {
 		}
 		s.log.Info("Serving DNS", "addr", l.Addr().String(), "zones", s.cfg.Zones, "views", s.Views())
 	}
+	s.notify.start()
 	return nil
 }
 
@@ -216,6 +221,7 @@ func (s *Server) Addrs() []string {
 
 // Close stops serving.
 func (s *Server) Close() error {
+	s.notify.close()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closeLocked()

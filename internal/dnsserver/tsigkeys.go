@@ -20,6 +20,32 @@ var keyClause = regexp.MustCompile(`(?s)key\s+"?([^"\s{]+)"?\s*\{(.*?)\}\s*;`)
 
 var keySecret = regexp.MustCompile(`secret\s+"([^"]+)"\s*;`)
 
+var keyAlgorithm = regexp.MustCompile(`algorithm\s+"?([A-Za-z0-9-]+)"?\s*;`)
+
+// ReadTSIGKeyAlgorithms returns key name → algorithm (a miekg/dns name such as "hmac-sha256.") of the
+// keys in a BIND key file, for signing what the server sends itself (NOTIFY). A key without an
+// algorithm line is hmac-sha256, tsig-keygen's default.
+func ReadTSIGKeyAlgorithms(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("TSIG key file %s: %v", path, err)
+	}
+	out := map[string]string{}
+	for _, m := range keyClause.FindAllStringSubmatch(string(b), -1) {
+		alg := dns.HmacSHA256
+		if a := keyAlgorithm.FindStringSubmatch(m[2]); a != nil {
+			alg = dns.CanonicalName(strings.ToLower(a[1]))
+			switch alg {
+			case dns.HmacSHA1, dns.HmacSHA224, dns.HmacSHA256, dns.HmacSHA384, dns.HmacSHA512:
+			default:
+				return nil, fmt.Errorf("TSIG key file %s: key %s: algorithm %s is not supported", path, m[1], a[1])
+			}
+		}
+		out[dns.CanonicalName(m[1])] = alg
+	}
+	return out, nil
+}
+
 // ReadTSIGKeyFile reads TSIG keys from a file in BIND's key format (the output of tsig-keygen), so
 // the same file can configure the server and its secondaries. It returns key name → base64 secret;
 // the algorithm is the one each request names.

@@ -50,6 +50,10 @@ type BINDZone struct {
 	// UpdatePolicy, when set, replaces allow-update with update-policy { UpdatePolicy };
 	// ("grant key-name zonesub ANY;").
 	UpdatePolicy string
+	// Primary, when set, makes the zone a secondary transferring from that server, in named.conf's
+	// primaries syntax ("127.0.0.1 port 5353 key \"xfr-key\""); Records, UpdateKey and UpdatePolicy
+	// are then ignored. The primary's NOTIFYs are accepted (from its address).
+	Primary string
 }
 
 // BINDView is a view: the zones defined inside it and who it answers ("key int-key; 127.0.0.2;").
@@ -61,6 +65,8 @@ type BINDView struct {
 
 // BINDConfig is what a BIND test server serves: zones at the top level, or views (not both).
 type BINDConfig struct {
+	// Port to listen on (UDP and TCP); 0 picks a free one.
+	Port  int
 	Keys  []TSIGKey
 	Zones []BINDZone
 	Views []BINDView
@@ -81,7 +87,10 @@ func StartBIND(t testing.TB, cfg BINDConfig) *BIND {
 	t.Helper()
 	bin := Binary(t, "named")
 	dir := t.TempDir()
-	port := FreePort(t)
+	port := cfg.Port
+	if port == 0 {
+		port = FreePort(t)
+	}
 	conf := bindConf(dir, port, cfg)
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -90,7 +99,9 @@ func StartBIND(t testing.TB, cfg BINDConfig) *BIND {
 	}
 	write("named.conf", conf)
 	for _, z := range cfg.Zones {
-		write(zoneFile("", z.Name), zoneContent(z))
+		if z.Primary == "" {
+			write(zoneFile("", z.Name), zoneContent(z))
+		}
 	}
 	for _, v := range cfg.Views {
 		for _, z := range v.Zones {
@@ -179,6 +190,11 @@ controls { };
 
 func zoneClause(view string, z BINDZone) string {
 	var b strings.Builder
+	if z.Primary != "" {
+		fmt.Fprintf(&b, "zone %q {\n    type secondary;\n    file %q;\n    primaries { %s; };\n};\n",
+			strings.TrimSuffix(z.Name, "."), zoneFile(view, z.Name), z.Primary)
+		return b.String()
+	}
 	fmt.Fprintf(&b, "zone %q {\n    type primary;\n    file %q;\n", strings.TrimSuffix(z.Name, "."), zoneFile(view, z.Name))
 	switch {
 	case z.UpdatePolicy != "":

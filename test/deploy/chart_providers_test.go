@@ -115,6 +115,7 @@ builtin:
     - {configMap: static-zones, key: example.com.zone}
     - {configMap: static-zones, key: vpn.zone, view: internal}
   axfrAllow: [192.168.1.53/32=xfr-key]
+  notify: [192.168.1.53=xfr-key]
   tsigKeySecretRef: {name: xfr-key, key: xfr.key}
   service:
     type: LoadBalancer
@@ -216,7 +217,7 @@ func TestChartProviderValueSets(t *testing.T) {
 		d := deployment(t, objs)
 		ctr := container(t, d)
 		wantArgs(t, ctr.Args, "--provider=builtin", "--builtin-listen=:5353", "--builtin-zone=example.com",
-			"--builtin-ns=ns1.example.com", "--builtin-axfr-allow=192.168.1.53/32=xfr-key",
+			"--builtin-ns=ns1.example.com", "--builtin-axfr-allow=192.168.1.53/32=xfr-key", "--builtin-notify=192.168.1.53=xfr-key",
 			"--view=internal", "--view-subnets=internal=192.168.0.0/16,10.42.0.0/16",
 			"--view=external", "--view-targets=external=public", "--view-ttl=external=300",
 			"--public-ip-stun-server=stun.cloudflare.com:3478")

@@ -84,6 +84,9 @@ _files.tpl) or read from the environment with secretKeyRef.
 {{- range .axfrAllow }}
 - {{ printf "--builtin-axfr-allow=%s" . | quote }}
 {{- end }}
+{{- range .notify }}
+- {{ printf "--builtin-notify=%s" . | quote }}
+{{- end }}
 {{- if .useClientSubnet }}
 - --builtin-use-client-subnet
 {{- end }}

@@ -1,0 +1,139 @@
+package dnsserver
+
+import (
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/miekg/dns"
+)
+
+// secondary is a stand-in for a secondary server's NOTIFY handling: it records the NOTIFYs it gets
+// and answers them (or refuses them).
+type secondary struct {
+	mu       sync.Mutex
+	got      []string // zone and TSIG status of each NOTIFY
+	rcode    int
+	addr     string
+	shutdown func()
+}
+
+func startSecondary(t *testing.T, rcode int) *secondary {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &secondary{rcode: rcode, addr: pc.LocalAddr().String()}
+	srv := &dns.Server{PacketConn: pc, TsigSecret: map[string]string{xfrKey: xfrSecret},
+		MsgAcceptFunc: func(dns.Header) dns.MsgAcceptAction { return dns.MsgAccept },
+		Handler: dns.HandlerFunc(func(w dns.ResponseWriter, r *dns.Msg) {
+			status := "unsigned"
+			if r.IsTsig() != nil {
+				status = "signed"
+				if w.TsigStatus() != nil {
+					status = "bad signature"
+				}
+			}
+			s.mu.Lock()
+			s.got = append(s.got, fmt.Sprintf("%s %s %s aa=%v", dns.OpcodeToString[r.Opcode], r.Question[0].Name, status, r.Authoritative))
+			s.mu.Unlock()
+			m := new(dns.Msg)
+			m.SetRcode(r, s.rcode)
+			if r.IsTsig() != nil {
+				m.SetTsig(xfrKey, dns.HmacSHA256, 300, time.Now().Unix())
+			}
+			_ = w.WriteMsg(m)
+		})}
+	started := make(chan struct{})
+	srv.NotifyStartedFunc = func() { close(started) }
+	go func() { _ = srv.ActivateAndServe() }()
+	<-started
+	t.Cleanup(func() { _ = srv.Shutdown() })
+	return s
+}
+
+func (s *secondary) notifies() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.got...)
+}
+
+// Every change is followed by a signed NOTIFY per zone to each secondary; a burst of changes is
+// coalesced into a round or two, not one NOTIFY per change.
+func TestNotifyAfterChanges(t *testing.T) {
+	signed := startSecondary(t, dns.RcodeSuccess)
+	plain := startSecondary(t, dns.RcodeSuccess)
+	s := start(t, Config{
+		Zones:    []string{testZone, "other.test."},
+		TSIGKeys: map[string]string{xfrKey: xfrSecret},
+		Notify:   []NotifyTarget{{Addr: signed.addr, Key: "xfr-key"}, {Addr: plain.addr}},
+	})
+	if got := signed.notifies(); len(got) != 0 {
+		t.Fatalf("NOTIFY before any change: %v", got)
+	}
+	set(t, s, "default", "www.example.test. 60 IN A 192.0.2.1")
+	waitNotifies(t, signed, 2)
+	waitNotifies(t, plain, 2)
+	for _, n := range signed.notifies() {
+		if n != "NOTIFY example.test. signed aa=true" && n != "NOTIFY other.test. signed aa=true" {
+			t.Errorf("signed secondary got %q", n)
+		}
+	}
+	for _, n := range plain.notifies() {
+		if n != "NOTIFY example.test. unsigned aa=true" && n != "NOTIFY other.test. unsigned aa=true" {
+			t.Errorf("plain secondary got %q", n)
+		}
+	}
+	before := len(signed.notifies())
+	for i := range 50 {
+		set(t, s, "default", fmt.Sprintf("h%d.example.test. 60 IN A 192.0.2.%d", i, i+1))
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := len(signed.notifies()) - before; n < 2 || n > 2*3 {
+		t.Errorf("50 changes gave %d NOTIFYs for 2 zones; want a coalesced 1 to 3 rounds", n)
+	}
+}
+
+// A secondary that refuses is not asked again for that change.
+func TestNotifyRefusedIsNotRetried(t *testing.T) {
+	refusing := startSecondary(t, dns.RcodeRefused)
+	s := start(t, Config{Notify: []NotifyTarget{{Addr: refusing.addr}}})
+	set(t, s, "default", "www.example.test. 60 IN A 192.0.2.1")
+	waitNotifies(t, refusing, 1)
+	time.Sleep(300 * time.Millisecond)
+	if got := refusing.notifies(); len(got) != 1 {
+		t.Errorf("refused NOTIFY sent %d times", len(got))
+	}
+}
+
+func TestNotifyConfigErrors(t *testing.T) {
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Listen: []string{"127.0.0.1:0"}, Zones: []string{testZone}, Notify: []NotifyTarget{{Addr: "ns2.example.test"}}}, `notify[0]: "ns2.example.test" is not IP[:PORT]`},
+		{Config{Listen: []string{"127.0.0.1:0"}, Zones: []string{testZone}, Notify: []NotifyTarget{{Addr: "192.0.2.53", Key: "nokey"}}}, `notify[0]: key "nokey" is not among the TSIG keys`},
+	} {
+		if _, err := New(c.cfg, nil); err == nil || err.Error() != "dns server config: "+c.want {
+			t.Errorf("New = %v, want %s", err, c.want)
+		}
+	}
+	s, err := New(Config{Listen: []string{"127.0.0.1:0"}, Zones: []string{testZone}, Notify: []NotifyTarget{{Addr: "192.0.2.53"}}}, nil)
+	if err != nil || s.cfg.Notify[0].Addr != "192.0.2.53:53" {
+		t.Errorf("default port: %v %v", s, err)
+	}
+}
+
+func waitNotifies(t *testing.T, s *secondary, n int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.notifies()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("got %v, want %d NOTIFYs", s.notifies(), n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
