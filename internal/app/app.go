@@ -93,6 +93,10 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	if !ok {
 		return code
 	}
+	if cfg.PrintVersion {
+		fmt.Fprintln(stdout, "zonekeeper", Version)
+		return ExitOK
+	}
 	if cfg.WebhookServer {
 		return runWebhookServer(ctx, cfg, stderr, getenv)
 	}

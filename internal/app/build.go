@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -16,6 +18,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/dnsserver"
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/events"
 	"github.com/zonekeeper/zonekeeper/internal/health"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
@@ -202,6 +205,25 @@ func sourceConfig(cfg config.Config) source.Config {
 		PublishHostIP:                  cfg.PublishHostIP,
 		AlwaysPublishNotReadyAddresses: cfg.AlwaysPublishNotReadyAddresses,
 		ExcludeUnschedulable:           cfg.ExcludeUnschedulable,
+		DefaultTargets:                 cfg.DefaultTargets,
+	}
+}
+
+// postProcessConfig maps external-dns's source wrapper flags (validated by config).
+func postProcessConfig(cfg config.Config) source.PostProcessConfig {
+	prefixes := func(cidrs []string) []netip.Prefix {
+		var out []netip.Prefix
+		for _, c := range cidrs {
+			if p, err := netip.ParsePrefix(c); err == nil {
+				out = append(out, p.Masked())
+			}
+		}
+		return out
+	}
+	return source.PostProcessConfig{
+		DefaultTargets: cfg.DefaultTargets, ForceDefaultTargets: cfg.ForceDefaultTargets,
+		TargetNetFilter: prefixes(cfg.TargetNetFilter), ExcludeTargetNets: prefixes(cfg.ExcludeTargetNets),
+		MinTTL: endpoint.TTL(cfg.MinTTL / time.Second),
 	}
 }
 
@@ -231,9 +253,9 @@ func buildSource(ctx context.Context, cfg config.Config, kube kubeAccess) (sourc
 		sources = append(sources, s)
 	}
 	if len(sources) == 1 {
-		return sources[0], crd, nil
+		return source.PostProcess(sources[0], postProcessConfig(cfg)), crd, nil
 	}
-	return source.NewMulti(sources...), crd, nil
+	return source.PostProcess(source.NewMulti(sources...), postProcessConfig(cfg)), crd, nil
 }
 
 func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, error) {
@@ -242,6 +264,7 @@ func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, err
 		return kubeAccess{}, err
 	}
 	rc.UserAgent = "zonekeeper"
+	rc.QPS, rc.Burst = float32(cfg.KubeAPIQPS), cfg.KubeAPIBurst
 	client, err := kubernetes.NewForConfig(rc)
 	if err != nil {
 		return kubeAccess{}, err

@@ -11,6 +11,27 @@ type Config struct {
 	// Kubernetes access.
 	Kubeconfig string
 	Master     string
+	// Kubernetes client settings (external-dns's flags).
+	KubeAPIQPS            float64
+	KubeAPIBurst          int
+	RequestTimeout        time.Duration
+	KubeAPIRequestTimeout time.Duration
+	// CRDSourceAPIVersion and CRDSourceKind name the DNSEndpoint resource; only external-dns's own is
+	// served.
+	CRDSourceAPIVersion string
+	CRDSourceKind       string
+	// Source post-processing (external-dns's wrappers).
+	DefaultTargets      []string
+	ForceDefaultTargets bool
+	TargetNetFilter     []string
+	ExcludeTargetNets   []string
+	MinTTL              time.Duration
+	// EventsEmit is accepted; zonekeeper always emits its events.
+	EventsEmit []string
+	// PrintVersion is --version.
+	PrintVersion bool
+	// Refused lists the external-dns flags given that zonekeeper does not implement.
+	Refused []string
 
 	// Sources.
 	Sources                        []string
@@ -181,6 +202,13 @@ func Default() Config {
 
 		RFC2136BatchChangeSize: 50,
 		RFC2136TSIGSecretAlg:   "hmac-sha256",
+
+		KubeAPIQPS:            5,
+		KubeAPIBurst:          10,
+		RequestTimeout:        30 * time.Second,
+		KubeAPIRequestTimeout: 30 * time.Second,
+		CRDSourceAPIVersion:   "externaldns.k8s.io/v1alpha1",
+		CRDSourceKind:         "DNSEndpoint",
 
 		WebhookProviderURL:          "http://localhost:8888",
 		WebhookProviderReadTimeout:  5 * time.Second,

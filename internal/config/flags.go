@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"sort"
 	"strings"
@@ -37,6 +38,8 @@ func (s *stringList) Set(v string) error {
 func acceptedNoOp() map[string]string {
 	return map[string]string{
 		"events":                "zonekeeper is always event-driven",
+		"batch-change-size":     "zonekeeper's providers batch by their own flags (--aws-batch-change-size, --rfc2136-batch-change-size)",
+		"batch-change-interval": "zonekeeper's providers batch by their own flags (--aws-batch-change-interval)",
 		"txt-cache-interval":    "the registry cache is write-through and refreshed every --interval",
 		"aws-zone-match-parent": "always on: a hosted zone containing a --domain-filter domain is managed, for the names inside the filter",
 		"provider-cache-time":   "the registry cache is write-through and refreshed every --interval",
@@ -55,6 +58,21 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 
 	fs.StringVar(&cfg.Kubeconfig, "kubeconfig", cfg.Kubeconfig, "path to a kubeconfig file (default: in-cluster, then $KUBECONFIG, then ~/.kube/config)")
 	fs.StringVar(&cfg.Master, "master", cfg.Master, "Kubernetes API server URL, overriding the kubeconfig")
+	fs.StringVar(&cfg.Master, "server", cfg.Master, "alias of --master")
+	fs.Float64Var(&cfg.KubeAPIQPS, "kube-api-qps", cfg.KubeAPIQPS, "queries per second to the Kubernetes API")
+	fs.IntVar(&cfg.KubeAPIBurst, "kube-api-burst", cfg.KubeAPIBurst, "burst of queries to the Kubernetes API")
+	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout, "accepted for external-dns compatibility, not applied: a client timeout would also cut the informers' watches")
+	fs.DurationVar(&cfg.KubeAPIRequestTimeout, "kube-api-request-timeout", cfg.KubeAPIRequestTimeout, "accepted for external-dns compatibility, not applied: a client timeout would also cut the informers' watches")
+	fs.StringVar(&cfg.CRDSourceAPIVersion, "crd-source-apiversion", cfg.CRDSourceAPIVersion, "API version of the DNSEndpoint resource (only externaldns.k8s.io/v1alpha1)")
+	fs.StringVar(&cfg.CRDSourceKind, "crd-source-kind", cfg.CRDSourceKind, "kind of the DNSEndpoint resource (only DNSEndpoint)")
+	list(&cfg.DefaultTargets, "default-targets", "targets (IPs or a hostname) for DNSEndpoint entries without targets; with --force-default-targets, for every record (repeatable)")
+	fs.BoolVar(&cfg.ForceDefaultTargets, "force-default-targets", cfg.ForceDefaultTargets, "publish --default-targets instead of the targets of every source")
+	list(&cfg.TargetNetFilter, "target-net-filter", "CIDR: publish only IP targets inside (repeatable)")
+	list(&cfg.ExcludeTargetNets, "exclude-target-net", "CIDR: never publish IP targets inside (repeatable)")
+	fs.DurationVar(&cfg.MinTTL, "min-ttl", cfg.MinTTL, "raise unset or lower record TTLs to this")
+	list(&cfg.EventsEmit, "events-emit", "accepted for external-dns compatibility: zonekeeper always emits its events (Published, Conflict, RecordRejected, InvalidAnnotation)")
+	fs.BoolVar(&cfg.PrintVersion, "version", cfg.PrintVersion, "print the version and exit")
+	registerRefused(fs, &cfg.Refused)
 
 	list(&cfg.Sources, "source", "source of endpoints: service, ingress, crd (DNSEndpoint objects), manifest (repeatable)")
 	fs.StringVar(&cfg.Manifest, "manifest", cfg.Manifest, "file or directory of Kubernetes YAML read by --source=manifest")
@@ -271,8 +289,40 @@ func ParseOS(name string, args []string, output io.Writer) (Config, []string, er
 
 // Validate checks settings that depend on each other. Each error names the flag.
 func (c *Config) Validate() error {
+	if c.PrintVersion {
+		return nil
+	}
 	var errs []error
-	if len(c.Sources) == 0 && !c.WebhookServer {
+	for _, f := range []struct {
+		flag  string
+		cidrs []string
+	}{{"--target-net-filter", c.TargetNetFilter}, {"--exclude-target-net", c.ExcludeTargetNets}} {
+		for _, cidr := range f.cidrs {
+			if _, err := netip.ParsePrefix(cidr); err != nil {
+				errs = append(errs, fmt.Errorf("%s=%s: not a CIDR: %v", f.flag, cidr, err))
+			}
+		}
+	}
+	hostnames := 0
+	for _, t := range c.DefaultTargets {
+		if _, err := netip.ParseAddr(t); err != nil {
+			hostnames++
+		}
+	}
+	if hostnames > 1 || (hostnames == 1 && len(c.DefaultTargets) > 1) {
+		errs = append(errs, errors.New("--default-targets: IP addresses, or one hostname (it becomes a CNAME, which cannot stand beside other records)"))
+	}
+	if c.ForceDefaultTargets && len(c.DefaultTargets) == 0 {
+		errs = append(errs, errors.New("--force-default-targets needs --default-targets"))
+	}
+	errs = append(errs, refusedErrors(c.Refused)...)
+	if c.CRDSourceAPIVersion != "externaldns.k8s.io/v1alpha1" || c.CRDSourceKind != "DNSEndpoint" {
+		errs = append(errs, fmt.Errorf("--crd-source-apiversion=%s --crd-source-kind=%s: only externaldns.k8s.io/v1alpha1 DNSEndpoint is served", c.CRDSourceAPIVersion, c.CRDSourceKind))
+	}
+	if c.MinTTL < 0 {
+		errs = append(errs, errors.New("--min-ttl must not be negative"))
+	}
+	if len(c.Sources) == 0 && !c.WebhookServer && !c.PrintVersion {
 		errs = append(errs, errors.New("--source: at least one source is required (service, ingress, crd, manifest)"))
 	}
 	for _, s := range c.Sources {

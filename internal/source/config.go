@@ -51,6 +51,10 @@ type Config struct {
 	// ExcludeUnschedulable (--exclude-unschedulable) leaves cordoned nodes out of NodePort targets.
 	// The flag defaults to true; DefaultConfig sets it, the zero Config does not.
 	ExcludeUnschedulable bool
+	// DefaultTargets (--default-targets) are the targets of DNSEndpoint A, AAAA and CNAME entries that
+	// list none, as in external-dns. (With --force-default-targets, PostProcess applies them to every
+	// source.)
+	DefaultTargets []string
 }
 
 // DefaultConfig returns the flag defaults.

@@ -175,17 +175,23 @@ func (c *compiled) dnsEndpointEndpoints(d *DNSEndpoint, problems *problemList) [
 			o.problem(field+".recordType", "", "a record type is required")
 			continue
 		}
-		if ferr := e.Validate(); ferr != nil {
-			o.problem(field+"."+ferr.Field, ferr.Value, ferr.Reason)
-			continue
+		entries := []*endpoint.Endpoint{e}
+		if len(e.Targets) == 0 && len(c.DefaultTargets) > 0 && isAddressType(e.RecordType) {
+			entries = defaultTargetEndpoints(e, c.DefaultTargets)
 		}
-		if e.Labels == nil {
-			e.Labels = endpoint.Labels{}
+		for _, e := range entries {
+			if ferr := e.Validate(); ferr != nil {
+				o.problem(field+"."+ferr.Field, ferr.Value, ferr.Reason)
+				continue
+			}
+			if e.Labels == nil {
+				e.Labels = endpoint.Labels{}
+			}
+			// Ownership labels come from the registry, never from the object.
+			delete(e.Labels, endpoint.OwnerLabelKey)
+			e.Labels[endpoint.ResourceLabelKey] = resource
+			out = append(out, e)
 		}
-		// Ownership labels come from the registry, never from the object.
-		delete(e.Labels, endpoint.OwnerLabelKey)
-		e.Labels[endpoint.ResourceLabelKey] = resource
-		out = append(out, e)
 	}
 	return out
 }

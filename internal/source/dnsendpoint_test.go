@@ -43,3 +43,34 @@ func TestDNSEndpointEntriesAreValidatedOneByOne(t *testing.T) {
 		t.Fatal("generation modified the cached object")
 	}
 }
+
+// --default-targets fill DNSEndpoint address entries that list no targets, as in external-dns; without
+// the flag such an entry is a problem naming its field.
+func TestDNSEndpointDefaultTargets(t *testing.T) {
+	d := &DNSEndpoint{}
+	d.Namespace, d.Name = "default", "wan"
+	d.Spec.Endpoints = []*endpoint.Endpoint{
+		endpoint.NewWithTTL("home.example.com", "A", 300),
+		endpoint.New("txt.example.com", "TXT"),
+		endpoint.New("set.example.com", "A", "192.0.2.9"),
+	}
+	cfg := DefaultConfig()
+	cfg.DefaultTargets = []string{"203.0.113.7", "2001:db8::7"}
+	c, err := compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var problems problemList
+	got := describeAll(c.dnsEndpointEndpoints(d, &problems))
+	if want := "home.example.com A [203.0.113.7] ttl=300; home.example.com AAAA [2001:db8::7] ttl=300; set.example.com A [192.0.2.9] ttl=0"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if len(problems.items) != 1 || problems.items[0].Field != "spec.endpoints[1].targets" {
+		t.Errorf("problems %+v: a TXT entry without targets is still one", problems.items)
+	}
+	c, _ = compile(DefaultConfig())
+	problems = problemList{}
+	if eps := c.dnsEndpointEndpoints(d, &problems); len(eps) != 1 || len(problems.items) != 2 {
+		t.Errorf("without defaults: %v, problems %+v", eps, problems.items)
+	}
+}

@@ -1,0 +1,145 @@
+package config
+
+import (
+	"flag"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// zonekeeper takes every flag of external-dns v0.21, so that an existing command line, values file or
+// environment never fails with "flag provided but not defined". A flag is implemented, accepted as a
+// no-op where its behaviour is always on (acceptedNoOp), or refused when set, with the reason below, so
+// that a setting zonekeeper cannot honour is never silently ignored.
+
+// refusedFlag is an external-dns flag zonekeeper does not implement.
+type refusedFlag struct {
+	boolean bool
+	reason  string
+	// harmless is a value that asks for nothing zonekeeper lacks (the flag's default).
+	harmless string
+}
+
+func refusedFlags() map[string]refusedFlag {
+	// External-dns providers zonekeeper does not have; their flags name them.
+	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "azure", "cloudflare", "dynamodb", "exoscale",
+		"godaddy", "google", "ns1", "oci", "ovh", "pihole", "plural", "transip"}
+	const (
+		notSource   = "this source is not part of zonekeeper (sources: service, ingress, crd, manifest)"
+		notFeature  = "not implemented by zonekeeper"
+		useWebhook  = "is not part of zonekeeper; use its webhook provider sidecar with --provider=webhook, or external-dns"
+		notProvider = "the %s provider " + useWebhook
+	)
+	out := map[string]refusedFlag{
+		"compatibility":                          {reason: notFeature + " (the mate, molecule and kops-dns-controller annotation modes)"},
+		"fqdn-target-template":                   {reason: notFeature + " (use the target annotation)"},
+		"target-template":                        {reason: notFeature + " (use the target annotation)"},
+		"resolve-service-load-balancer-hostname": {boolean: true, reason: notFeature + ": a load balancer hostname is published as a CNAME"},
+		"expose-internal-ipv6":                   {boolean: true, reason: notFeature + " (NodePort services publish the nodes' external addresses)"},
+		"ignore-non-host-network-pods":           {boolean: true, reason: notSource + " (pod)"},
+		"pod-source-domain":                      {reason: notSource + " (pod)"},
+		"listen-endpoint-events":                 {boolean: true, reason: notFeature + ": headless services follow their EndpointSlices already"},
+		"nat64-networks":                         {reason: notFeature},
+		"create-ptr":                             {boolean: true, reason: notFeature + " (PTR records)"},
+		"prefer-alias":                           {boolean: true, reason: notFeature + " (the alias annotation selects aliases on Route 53)"},
+		"migrate-from-txt-owner":                 {reason: notFeature + ": change --txt-owner-id with zonekeeper plan first"},
+		"coredns-strictly-owned":                 {boolean: true, reason: notFeature + ": ownership is kept in TXT records, as with external-dns's default"},
+		"rfc2136-gss-tsig":                       {boolean: true, reason: notFeature + ": GSS-TSIG (Kerberos, Active Directory) is not supported; use a TSIG key"},
+		"rfc2136-kerberos-realm":                 {reason: "GSS-TSIG is not supported; use a TSIG key"},
+		"rfc2136-kerberos-username":              {reason: "GSS-TSIG is not supported; use a TSIG key"},
+		"rfc2136-kerberos-password":              {reason: "GSS-TSIG is not supported; use a TSIG key"},
+		"zone-name-filter":                       {reason: notFeature + " (use --domain-filter or --zone-id-filter)"},
+		"rfc2136-load-balancing-strategy":        {reason: notFeature + ": several --rfc2136-host are tried in order (failover)", harmless: "disabled"},
+		"openshift-router-name":                  {reason: notSource + " (openshift-route)"},
+		"gloo-namespace":                         {reason: notSource + " (gloo-proxy)"},
+		"skipper-routegroup-groupversion":        {reason: notSource + " (skipper-routegroup)"},
+		"traefik-disable-new":                    {boolean: true, reason: notSource + " (traefik-proxy)"},
+		"traefik-enable-legacy":                  {boolean: true, reason: notSource + " (traefik-proxy)"},
+		"gateway-name":                           {reason: notSource + " (gateway-*)"},
+		"gateway-namespace":                      {reason: notSource + " (gateway-*)"},
+		"gateway-label-filter":                   {reason: notSource + " (gateway-*)"},
+		"gateway-listener-sets":                  {boolean: true, reason: notSource + " (gateway-*)"},
+		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
+		"connector-source-server":                {reason: notSource + " (connector)"},
+	}
+	// Every flag of the providers zonekeeper does not have, as external-dns v0.21 lists them.
+	for name, boolean := range map[string]bool{
+		"akamai-access-token": false, "akamai-client-secret": false, "akamai-client-token": false,
+		"akamai-edgerc-path": false, "akamai-edgerc-section": false, "akamai-serviceconsumerdomain": false,
+		"alibaba-cloud-config-file": false, "alibaba-cloud-zone-type": false,
+		"aws-sd-create-tag": false, "aws-sd-service-cleanup": true,
+		"azure-config-file": false, "azure-maxretries-count": false, "azure-resource-group": false,
+		"azure-subscription-id": false, "azure-user-assigned-identity-client-id": false, "azure-zones-cache-duration": false,
+		"cloudflare-custom-hostnames": true, "cloudflare-custom-hostnames-certificate-authority": false,
+		"cloudflare-custom-hostnames-min-tls-version": false, "cloudflare-dns-records-per-page": false,
+		"cloudflare-proxied": true, "cloudflare-record-comment": false, "cloudflare-region-key": false,
+		"cloudflare-regional-services": true,
+		"dynamodb-region":              false, "dynamodb-table": false,
+		"exoscale-apienv": false, "exoscale-apikey": false, "exoscale-apisecret": false, "exoscale-apizone": false,
+		"godaddy-api-key": false, "godaddy-api-ote": true, "godaddy-api-secret": false, "godaddy-api-ttl": false,
+		"google-batch-change-interval": false, "google-batch-change-size": false, "google-project": false,
+		"google-zone-visibility": false,
+		"ns1-endpoint":           false, "ns1-ignoressl": true, "ns1-min-ttl": false,
+		"oci-auth-instance-principal": true, "oci-compartment-ocid": false, "oci-config-file": false,
+		"oci-zone-scope": false, "oci-zones-cache-duration": false,
+		"ovh-api-rate-limit": false, "ovh-enable-cname-relative": true, "ovh-endpoint": false,
+		"pihole-api-version": false, "pihole-password": false, "pihole-server": false, "pihole-tls-skip-verify": true,
+		"plural-cluster": false, "plural-provider": false,
+		"transip-account": false, "transip-keyfile": false,
+	} {
+		provider := name
+		for _, p := range otherProviders {
+			if strings.HasPrefix(name, p+"-") {
+				provider = p
+			}
+		}
+		out[name] = refusedFlag{boolean: boolean, reason: fmt.Sprintf(notProvider, provider)}
+	}
+	return out
+}
+
+// refusedValue records that a refused flag was set.
+type refusedValue struct {
+	boolean  bool
+	harmless string
+	set      *[]string
+	name     string
+}
+
+func (v refusedValue) String() string { return "" }
+func (v refusedValue) Set(s string) error {
+	if (v.boolean && (s == "false" || s == "0")) || (v.harmless != "" && s == v.harmless) {
+		return nil // turning an unimplemented feature off asks for nothing
+	}
+	*v.set = append(*v.set, v.name)
+	return nil
+}
+func (v refusedValue) IsBoolFlag() bool { return v.boolean }
+
+// registerRefused adds the refused flags to fs; the names of those set are collected in set.
+func registerRefused(fs *flag.FlagSet, set *[]string) {
+	refused := refusedFlags()
+	names := make([]string, 0, len(refused))
+	for n := range refused {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fs.Var(refusedValue{boolean: refused[n].boolean, harmless: refused[n].harmless, set: set, name: n}, n, "external-dns flag, refused when set: "+refused[n].reason)
+	}
+}
+
+// refusedErrors explains every refused flag that was set.
+func refusedErrors(set []string) []error {
+	refused := refusedFlags()
+	seen := map[string]bool{}
+	var errs []error
+	for _, n := range set {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		errs = append(errs, fmt.Errorf("--%s: %s", n, refused[n].reason))
+	}
+	return errs
+}

@@ -1,0 +1,164 @@
+package source
+
+import (
+	"context"
+	"net/netip"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// PostProcessConfig are external-dns's settings applied to every source's endpoints.
+type PostProcessConfig struct {
+	// DefaultTargets (--default-targets) replace the targets of every A, AAAA and CNAME endpoint when
+	// ForceDefaultTargets (--force-default-targets) is set. (Without it they apply only to DNSEndpoint
+	// entries without targets, in that source.)
+	DefaultTargets      []string
+	ForceDefaultTargets bool
+	// TargetNetFilter (--target-net-filter) keeps only IP targets inside one of the prefixes;
+	// ExcludeTargetNets (--exclude-target-net) drops IP targets inside any. Hostname targets pass. An
+	// endpoint left without targets is not published.
+	TargetNetFilter   []netip.Prefix
+	ExcludeTargetNets []netip.Prefix
+	// MinTTL (--min-ttl, seconds) raises unset and lower TTLs.
+	MinTTL endpoint.TTL
+}
+
+func (c PostProcessConfig) empty() bool {
+	return !c.ForceDefaultTargets && len(c.TargetNetFilter) == 0 && len(c.ExcludeTargetNets) == 0 && c.MinTTL == 0
+}
+
+// PostProcess wraps a source with the settings; it returns src itself when there is nothing to do.
+func PostProcess(src Source, cfg PostProcessConfig) Source {
+	if cfg.empty() {
+		return src
+	}
+	return &postProcessed{src: src, cfg: cfg}
+}
+
+type postProcessed struct {
+	src Source
+	cfg PostProcessConfig
+}
+
+func (p *postProcessed) AddEventHandler(fn func()) { p.src.AddEventHandler(fn) }
+
+// LookupObject forwards to the wrapped source, for events and status on the objects.
+func (p *postProcessed) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	if l, ok := p.src.(ObjectLookup); ok {
+		return l.LookupObject(kind, namespace, name)
+	}
+	return nil, false
+}
+
+func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
+	r, err := p.src.Endpoints(ctx)
+	if err != nil {
+		return r, err
+	}
+	out := make([]*endpoint.Endpoint, 0, len(r.Endpoints))
+	seen := map[endpoint.Key]bool{}
+	for _, e := range r.Endpoints {
+		eps := []*endpoint.Endpoint{e}
+		if p.cfg.ForceDefaultTargets && isAddressType(e.RecordType) {
+			eps = defaultTargetEndpoints(e, p.cfg.DefaultTargets)
+		}
+		for _, e := range eps {
+			if e = p.filterTargets(e); e == nil {
+				continue
+			}
+			if p.cfg.MinTTL > 0 && e.RecordTTL < p.cfg.MinTTL {
+				e = e.DeepCopy()
+				e.RecordTTL = p.cfg.MinTTL
+			}
+			// Forced defaults turn an object's A and AAAA into the same records: publish them once.
+			if p.cfg.ForceDefaultTargets {
+				if seen[e.Key()] {
+					continue
+				}
+				seen[e.Key()] = true
+			}
+			out = append(out, e)
+		}
+	}
+	r.Endpoints = out
+	return r, nil
+}
+
+// filterTargets applies the target nets; it returns nil when no target is left.
+func (p *postProcessed) filterTargets(e *endpoint.Endpoint) *endpoint.Endpoint {
+	if len(p.cfg.TargetNetFilter) == 0 && len(p.cfg.ExcludeTargetNets) == 0 {
+		return e
+	}
+	var kept []string
+	for _, t := range e.Targets {
+		if p.targetAllowed(t) {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == len(e.Targets) {
+		return e
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	c := e.DeepCopy()
+	c.Targets = kept
+	return c
+}
+
+func (p *postProcessed) targetAllowed(target string) bool {
+	a, err := netip.ParseAddr(target)
+	if err != nil {
+		return true // a hostname
+	}
+	a = a.Unmap()
+	for _, n := range p.cfg.ExcludeTargetNets {
+		if n.Contains(a) {
+			return false
+		}
+	}
+	if len(p.cfg.TargetNetFilter) == 0 {
+		return true
+	}
+	for _, n := range p.cfg.TargetNetFilter {
+		if n.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+func isAddressType(t string) bool {
+	return t == endpoint.RecordTypeA || t == endpoint.RecordTypeAAAA || t == endpoint.RecordTypeCNAME
+}
+
+// defaultTargetEndpoints are e's records with the default targets instead of its own: an A for the
+// IPv4 targets, an AAAA for the IPv6 ones, a CNAME for a hostname, each keeping e's name, TTL, set
+// identifier, labels and properties.
+func defaultTargetEndpoints(e *endpoint.Endpoint, defaults []string) []*endpoint.Endpoint {
+	byType := map[string][]string{}
+	var order []string
+	for _, t := range defaults {
+		rt := endpoint.RecordTypeCNAME
+		if a, err := netip.ParseAddr(t); err == nil {
+			rt = endpoint.RecordTypeA
+			if !a.Unmap().Is4() {
+				rt = endpoint.RecordTypeAAAA
+			}
+		}
+		if _, ok := byType[rt]; !ok {
+			order = append(order, rt)
+		}
+		byType[rt] = append(byType[rt], t)
+	}
+	out := make([]*endpoint.Endpoint, 0, len(order))
+	for _, rt := range order {
+		c := e.DeepCopy()
+		c.RecordType = rt
+		c.Targets = append([]string(nil), byType[rt]...)
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/config"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// Every flag of the real external-dns v0.21 is a zonekeeper flag too (implemented, accepted as a no-op,
+// or refused with a reason when set), so no existing command line fails with "flag provided but not
+// defined".
+func TestEveryExternalDNSFlagIsKnown(t *testing.T) {
+	out, _ := exec.Command(testbed.Binary(t, "external-dns"), "--help").CombinedOutput()
+	flags := regexp.MustCompile(`(?m)^\s+--(?:\[no-\])?([a-z0-9-]+)`).FindAllStringSubmatch(string(out), -1)
+	if len(flags) < 150 {
+		t.Fatalf("external-dns --help listed %d flags; expected its full list:\n%s", len(flags), out)
+	}
+	var cfg config.Config
+	fs := config.NewFlagSet("zonekeeper", &cfg, io.Discard)
+	for _, f := range flags {
+		if name := f[1]; name != "help" && fs.Lookup(name) == nil {
+			t.Errorf("external-dns flag --%s is not a zonekeeper flag", name)
+		}
+	}
+}
+
+// external-dns's source wrapper flags on the command line, over the quickstart's objects: forced
+// default targets replace every address, --min-ttl raises TTLs, a refused flag turned off is fine.
+func TestSourceWrapperFlagsThroughTheCommandLine(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := app.Main(context.Background(), []string{"--once", "--source=manifest", "--manifest=" + repoPath(t, "examples/quickstart"),
+		"--provider=inmemory", "--inmemory-zone=example.com", "--txt-owner-id=wan", "--policy=sync",
+		"--default-targets=203.0.113.99", "--force-default-targets", "--min-ttl=5m", "--no-cloudflare-proxied",
+		"--exclude-target-net=192.168.0.0/16"}, &stdout, &stderr, func(string) string { return "" })
+	if code != app.ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	zone := stdout.String()
+	for _, want := range []string{"dev1.example.com.", "203.0.113.99"} {
+		if !strings.Contains(zone, want) {
+			t.Errorf("zone lacks %s:\n%s", want, zone)
+		}
+	}
+	for _, line := range strings.Split(zone, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 5 && (f[3] == "A" || f[3] == "CNAME") && (f[4] != "203.0.113.99" || f[1] != "300") {
+			t.Errorf("not the forced default target with the minimum TTL: %s", line)
+		}
+	}
+}
+
+// repoPath is a path relative to the repository root (tests run in their package directory).
+func repoPath(t *testing.T, rel string) string {
+	t.Helper()
+	return filepath.Join("..", "..", rel)
+}
