@@ -15,7 +15,7 @@ import (
 type fixed []*endpoint.Endpoint
 
 func (f fixed) Endpoints(context.Context) (Result, error) { return Result{Endpoints: f}, nil }
-func (f fixed) AddEventHandler(func())                     {}
+func (f fixed) AddEventHandler(func())                    {}
 
 func describeAll(eps []*endpoint.Endpoint) string {
 	var out []string
