@@ -138,6 +138,15 @@ func (p *Provider) DomainFilter(ctx context.Context) (plan.DomainFilter, error) 
 	return df, nil
 }
 
+// Invalidate makes the next run negotiate again. The registry calls it at every --interval resync, so a
+// sidecar restarted with other domains is followed within one interval (external-dns negotiates only
+// at start).
+func (p *Provider) Invalidate() {
+	p.mu.Lock()
+	p.negotiated = false
+	p.mu.Unlock()
+}
+
 // negotiate is GET / with the media type, retried with backoff while the server is unreachable or
 // answers 5xx (a sidecar that is still starting).
 func (p *Provider) negotiate(ctx context.Context) (plan.DomainFilter, error) {

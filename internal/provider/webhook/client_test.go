@@ -283,3 +283,23 @@ func TestNewChecksTheURL(t *testing.T) {
 		t.Errorf("the default URL: %v", err)
 	}
 }
+
+// A resync (Invalidate) negotiates again, so a server whose domains changed is followed.
+func TestRenegotiatesAfterInvalidate(t *testing.T) {
+	f := &fakeWebhook{}
+	p := start(t, f)
+	if df, err := p.DomainFilter(context.Background()); err != nil || !df.Match("www.example.com") {
+		t.Fatalf("first negotiation: %v %v", df.Filters(), err)
+	}
+	f.mu.Lock()
+	f.filter = `{"include":["example.org"]}`
+	f.mu.Unlock()
+	if df, _ := p.DomainFilter(context.Background()); !df.Match("www.example.com") {
+		t.Fatal("negotiated again without a resync")
+	}
+	p.Invalidate()
+	df, err := p.DomainFilter(context.Background())
+	if err != nil || df.Match("www.example.com") || !df.Match("www.example.org") {
+		t.Fatalf("after Invalidate: %v %v, want example.org", df.Filters(), err)
+	}
+}
