@@ -54,6 +54,6 @@ func TestConformance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return conformance.Subject{Provider: p, Lookup: lookupUDP(srv.Addrs()[0])}
+		return conformance.Subject{Provider: p, Lookup: lookupUDP(srv.Addrs()[0]), TXTOnWire: conformance.ZoneFileTXTOnWire}
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
@@ -111,14 +112,15 @@ func hostTarget(s string) (string, error) {
 	return dns.Fqdn(n), nil
 }
 
-// txtStrings splits a TXT value into character-strings of at most 255 bytes and escapes each in the
-// presentation form miekg/dns packs from (backslash and double quote).
+// txtStrings turns a TXT target into character-strings by dnstext's zone-file rules, as BIND,
+// PowerDNS and Route 53 store external-dns's values: the ownership value "\"heritage=…\"" is served as
+// heritage=… (its quotes are delimiters), raw text as its own bytes in strings of at most 255 bytes.
+// Each is escaped in the presentation form miekg/dns packs from (backslash and double quote). Records
+// still returns the targets as written.
 func txtStrings(v string) []string {
 	var out []string
-	for len(v) > 0 {
-		n := min(len(v), 255)
-		out = append(out, escapeTXT(v[:n]))
-		v = v[n:]
+	for _, s := range dnstext.Strings(v) {
+		out = append(out, escapeTXT(s))
 	}
 	return out
 }
