@@ -16,12 +16,13 @@ type PostProcessConfig struct {
 	// entries without targets, in that source.)
 	DefaultTargets      []string
 	ForceDefaultTargets bool
-	// TargetNetFilter (--target-net-filter) keeps only IP targets inside one of the prefixes;
-	// ExcludeTargetNets (--exclude-target-net) drops IP targets inside any. Hostname targets pass. An
-	// endpoint left without targets is not published.
+	// TargetNetFilter (--target-net-filter) keeps only targets that are IPs inside one of the prefixes
+	// (so hostnames and text go, as in external-dns); ExcludeTargetNets (--exclude-target-net) drops IP
+	// targets inside any. An endpoint left without targets is not published.
 	TargetNetFilter   []netip.Prefix
 	ExcludeTargetNets []netip.Prefix
-	// MinTTL (--min-ttl, seconds) raises unset and lower TTLs.
+	// MinTTL (--min-ttl, seconds) is the TTL of endpoints that set none, as in external-dns (a TTL
+	// an object sets is kept, so the two tools never fight over it).
 	MinTTL endpoint.TTL
 }
 
@@ -58,7 +59,11 @@ func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
 		return r, err
 	}
 	out := make([]*endpoint.Endpoint, 0, len(r.Endpoints))
-	seen := map[endpoint.Key]bool{}
+	type origin struct {
+		key      endpoint.Key
+		resource string
+	}
+	seen := map[origin]bool{}
 	for _, e := range r.Endpoints {
 		eps := []*endpoint.Endpoint{e}
 		if p.cfg.ForceDefaultTargets && isAddressType(e.RecordType) {
@@ -68,16 +73,18 @@ func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
 			if e = p.filterTargets(e); e == nil {
 				continue
 			}
-			if p.cfg.MinTTL > 0 && e.RecordTTL < p.cfg.MinTTL {
+			if p.cfg.MinTTL > 0 && !e.RecordTTL.IsConfigured() {
 				e = e.DeepCopy()
 				e.RecordTTL = p.cfg.MinTTL
 			}
-			// Forced defaults turn an object's A and AAAA into the same records: publish them once.
+			// Forced defaults turn an object's A and AAAA into the same records: publish them once. Two
+			// objects claiming one name stay two, for the plan to resolve and report.
 			if p.cfg.ForceDefaultTargets {
-				if seen[e.Key()] {
+				o := origin{e.Key(), e.Resource()}
+				if seen[o] {
 					continue
 				}
-				seen[e.Key()] = true
+				seen[o] = true
 			}
 			out = append(out, e)
 		}
@@ -111,7 +118,7 @@ func (p *postProcessed) filterTargets(e *endpoint.Endpoint) *endpoint.Endpoint {
 func (p *postProcessed) targetAllowed(target string) bool {
 	a, err := netip.ParseAddr(target)
 	if err != nil {
-		return true // a hostname
+		return len(p.cfg.TargetNetFilter) == 0 // not an IP: only an include filter drops it
 	}
 	a = a.Unmap()
 	for _, n := range p.cfg.ExcludeTargetNets {

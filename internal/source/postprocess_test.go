@@ -44,9 +44,11 @@ func TestPostProcess(t *testing.T) {
 		{"target nets", PostProcessConfig{
 			TargetNetFilter:   []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("2001:db8::/32")},
 			ExcludeTargetNets: []netip.Prefix{netip.MustParsePrefix("10.9.0.0/16")},
-		}, "app.example.com A [10.1.2.3] ttl=0; lb.example.com CNAME [lb.example.net] ttl=30; txt.example.com TXT [hello] ttl=0; v6.example.com AAAA [2001:db8::1] ttl=0"},
+		}, "app.example.com A [10.1.2.3] ttl=0; v6.example.com AAAA [2001:db8::1] ttl=0"},
+		{"excluded nets only", PostProcessConfig{ExcludeTargetNets: []netip.Prefix{netip.MustParsePrefix("10.9.0.0/16")}},
+			"app.example.com A [10.1.2.3 192.0.2.10] ttl=0; lb.example.com CNAME [lb.example.net] ttl=30; txt.example.com TXT [hello] ttl=0; v6.example.com AAAA [fd00::1 2001:db8::1] ttl=0"},
 		{"min TTL", PostProcessConfig{MinTTL: 60},
-			"app.example.com A [10.1.2.3 192.0.2.10 10.9.0.1] ttl=60; lb.example.com CNAME [lb.example.net] ttl=60; private.example.com A [10.9.9.9] ttl=600; txt.example.com TXT [hello] ttl=60; v6.example.com AAAA [fd00::1 2001:db8::1] ttl=60"},
+			"app.example.com A [10.1.2.3 192.0.2.10 10.9.0.1] ttl=60; lb.example.com CNAME [lb.example.net] ttl=30; private.example.com A [10.9.9.9] ttl=600; txt.example.com TXT [hello] ttl=60; v6.example.com AAAA [fd00::1 2001:db8::1] ttl=60"},
 		{"forced default targets", PostProcessConfig{DefaultTargets: []string{"203.0.113.7", "2001:db8::7"}, ForceDefaultTargets: true},
 			"app.example.com A [203.0.113.7] ttl=0; app.example.com AAAA [2001:db8::7] ttl=0; lb.example.com A [203.0.113.7] ttl=30; lb.example.com AAAA [2001:db8::7] ttl=30; " +
 				"private.example.com A [203.0.113.7] ttl=600; private.example.com AAAA [2001:db8::7] ttl=600; txt.example.com TXT [hello] ttl=0; v6.example.com A [203.0.113.7] ttl=0; v6.example.com AAAA [2001:db8::7] ttl=0"},
@@ -71,5 +73,26 @@ func TestPostProcess(t *testing.T) {
 	}
 	if _, ok := PostProcess(src, PostProcessConfig{MinTTL: 1}).(ObjectLookup); !ok {
 		t.Error("the wrapper hides ObjectLookup (events and status need it)")
+	}
+}
+
+// Forced defaults merge one object's records into one per type, but two objects claiming a name stay
+// two, so the plan resolves the conflict and reports the loser.
+func TestForcedDefaultsKeepConflicts(t *testing.T) {
+	src := fixed{
+		endpoint.New("app.example.com", "A", "10.0.0.1").WithLabel(endpoint.ResourceLabelKey, "ingress/default/a"),
+		endpoint.New("app.example.com", "AAAA", "fd00::1").WithLabel(endpoint.ResourceLabelKey, "ingress/default/a"),
+		endpoint.New("app.example.com", "A", "10.0.0.2").WithLabel(endpoint.ResourceLabelKey, "ingress/default/b"),
+	}
+	r, err := PostProcess(src, PostProcessConfig{DefaultTargets: []string{"203.0.113.7"}, ForceDefaultTargets: true}).Endpoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range r.Endpoints {
+		got = append(got, e.Resource()+" "+e.RecordType+" "+strings.Join(e.Targets, ","))
+	}
+	if strings.Join(got, "; ") != "ingress/default/a A 203.0.113.7; ingress/default/b A 203.0.113.7" {
+		t.Errorf("got %v", got)
 	}
 }
