@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/logging"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
 )
 
@@ -40,6 +42,10 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 		return ExitError
 	}
 	p = m.InstrumentProvider(cfg.Provider, p)
+	if cfg.DryRun {
+		// As external-dns's --webhook-server --dry-run: the provider is read, never written.
+		p = dryRunProvider{Provider: p, log: log}
+	}
 	l, err := net.Listen("tcp", cfg.WebhookServerAddress)
 	if err != nil {
 		log.Error("Cannot start", "error", err.Error())
@@ -89,4 +95,37 @@ func serveWebhookOps(ctx context.Context, addr string, m *metrics.Metrics, log *
 		_ = srv.Close()
 	}()
 	go func() { _ = srv.Serve(l) }()
+}
+
+// dryRunProvider logs the changes a webhook client asks for and applies none.
+type dryRunProvider struct {
+	provider.Provider
+	log *slog.Logger
+}
+
+func (d dryRunProvider) ApplyChanges(_ context.Context, c *plan.Changes) error {
+	for _, l := range []struct {
+		action string
+		eps    []*endpoint.Endpoint
+	}{{"CREATE", c.Create}, {"UPDATE", c.UpdateNew}, {"DELETE", c.Delete}} {
+		for _, e := range l.eps {
+			d.log.Info("Desired change: "+l.action+" "+e.DNSName+" "+e.RecordType+" (dry run)", "targets", e.Targets)
+		}
+	}
+	return nil
+}
+
+// Invalidate reaches the provider's cache through the wrapper.
+func (d dryRunProvider) Invalidate() {
+	if inv, ok := d.Provider.(interface{ Invalidate() }); ok {
+		inv.Invalidate()
+	}
+}
+
+// AdjustEndpoints reaches the provider through the wrapper.
+func (d dryRunProvider) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	if adj, ok := d.Provider.(provider.EndpointAdjuster); ok {
+		return adj.AdjustEndpoints(ctx, eps)
+	}
+	return eps, nil
 }

@@ -163,13 +163,13 @@ func (c Config) normalized() (Config, error) {
 		}
 		out.AXFR = append(out.AXFR, AXFRAllow{Subnet: a.Subnet.Masked(), Key: k})
 	}
-	var err error
-	if out.Notify, err = normalizeNotify(c.Notify, out.TSIGKeys); err != nil {
-		return out, err
-	}
 	out.TSIGAlgorithms = map[string]string{}
 	for name, alg := range c.TSIGAlgorithms {
 		out.TSIGAlgorithms[dns.CanonicalName(name)] = alg
+	}
+	var err error
+	if out.Notify, err = normalizeNotify(c.Notify, out.TSIGKeys, out.TSIGAlgorithms); err != nil {
+		return out, err
 	}
 	out.NameServers = nil
 	for i, ns := range c.NameServers {

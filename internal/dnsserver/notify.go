@@ -1,8 +1,11 @@
 package dnsserver
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,7 +39,10 @@ type notifier struct {
 
 	kick chan struct{}
 	stop chan struct{}
-	done sync.WaitGroup
+	// ctx ends when stop closes, cutting an exchange in flight.
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   sync.WaitGroup
 	// sent counts NOTIFYs answered, for tests and logs.
 	mu   sync.Mutex
 	sent int
@@ -48,8 +54,9 @@ type logger interface {
 }
 
 func newNotifier(targets []NotifyTarget, zones []string, keys, algorithms map[string]string, log logger) *notifier {
+	ctx, cancel := context.WithCancel(context.Background())
 	return &notifier{targets: targets, zones: zones, keys: keys, algorithms: algorithms, log: log,
-		kick: make(chan struct{}, 1), stop: make(chan struct{})}
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), ctx: ctx, cancel: cancel}
 }
 
 // start begins sending; changes made before are notified then.
@@ -74,12 +81,14 @@ func (n *notifier) changed() {
 
 func (n *notifier) close() {
 	if len(n.targets) == 0 {
+		n.cancel()
 		return
 	}
 	select {
 	case <-n.stop:
 	default:
 		close(n.stop)
+		n.cancel()
 	}
 	n.done.Wait()
 }
@@ -128,7 +137,7 @@ func (n *notifier) send(t NotifyTarget, zone string) {
 		}
 		c.Timeout = timeout
 		var r *dns.Msg
-		r, _, err = c.Exchange(m, t.Addr)
+		r, err = n.exchange(c, m, t.Addr)
 		if err == nil && r.Rcode == dns.RcodeSuccess {
 			n.mu.Lock()
 			n.sent++
@@ -138,6 +147,9 @@ func (n *notifier) send(t NotifyTarget, zone string) {
 		if err == nil {
 			err = fmt.Errorf("answered %s", dns.RcodeToString[r.Rcode])
 			break // a refusal is not fixed by asking again
+		}
+		if errors.Is(err, dns.ErrSig) || errors.Is(err, dns.ErrTime) || errors.Is(err, dns.ErrSecret) {
+			break // the secondary answered with a bad signature: nor is this
 		}
 		timeout *= 2
 	}
@@ -152,12 +164,12 @@ func (n *notifier) answered() int {
 }
 
 // normalizeNotify checks the NOTIFY targets, adding port 53 where none is given.
-func normalizeNotify(targets []NotifyTarget, keys map[string]string) ([]NotifyTarget, error) {
+func normalizeNotify(targets []NotifyTarget, keys, algorithms map[string]string) ([]NotifyTarget, error) {
 	var out []NotifyTarget
 	for i, t := range targets {
 		addr := t.Addr
 		if _, _, err := net.SplitHostPort(addr); err != nil {
-			addr = net.JoinHostPort(addr, "53")
+			addr = net.JoinHostPort(strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]"), "53")
 		}
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil || net.ParseIP(host) == nil {
@@ -169,8 +181,31 @@ func normalizeNotify(targets []NotifyTarget, keys map[string]string) ([]NotifyTa
 			if _, ok := keys[key]; !ok {
 				return nil, fmt.Errorf("notify[%d]: key %q is not among the TSIG keys", i, t.Key)
 			}
+			if alg := algorithms[key]; alg != "" && !signingAlgorithm(alg) {
+				return nil, fmt.Errorf("notify[%d]: key %q: cannot sign with algorithm %s", i, t.Key, alg)
+			}
 		}
 		out = append(out, NotifyTarget{Addr: addr, Key: key})
 	}
 	return out, nil
+}
+
+// exchange is one UDP exchange that Close cuts short: miekg/dns heeds a context's deadline but not its
+// cancellation, so the connection is closed when the notifier stops.
+func (n *notifier) exchange(c *dns.Client, m *dns.Msg, addr string) (*dns.Msg, error) {
+	conn, err := c.DialContext(n.ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-n.ctx.Done():
+		case <-done:
+		}
+		conn.Close()
+	}()
+	r, _, err := c.ExchangeWithConnContext(n.ctx, m, conn)
+	return r, err
 }

@@ -3,6 +3,8 @@ package dnsserver
 import (
 	"fmt"
 	"net"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -135,5 +137,63 @@ func waitNotifies(t *testing.T, s *secondary, n int) {
 			t.Fatalf("got %v, want %d NOTIFYs", s.notifies(), n)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Close does not wait for a secondary that never answers.
+func TestCloseCutsAPendingNotify(t *testing.T) {
+	silent, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	s, err := New(Config{Listen: []string{"127.0.0.1:0"}, Zones: []string{testZone}, Notify: []NotifyTarget{{Addr: silent.LocalAddr().String()}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	set(t, s, "default", "www.example.test. 60 IN A 192.0.2.1")
+	time.Sleep(700 * time.Millisecond) // the first try timed out; the second, of 1 s, is out
+	start := time.Now()
+	_ = s.Close()
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("Close took %s", d)
+	}
+}
+
+// BIND key files with hmac-md5 (either spelling) and other algorithms load; only a key that signs
+// NOTIFYs must be one miekg/dns can sign with. An IPv6 secondary in brackets gets port 53.
+func TestNotifyKeysAndAddresses(t *testing.T) {
+	path := t.TempDir() + "/keys"
+	content := `key "old" { algorithm hmac-md5.sig-alg.reg.int; secret "` + xfrSecret + `"; };
+key "old2" { algorithm hmac-md5; secret "` + xfrSecret + `"; };
+key "new" { algorithm hmac-sha512; secret "` + xfrSecret + `"; };
+key "odd" { algorithm gss-tsig; secret "` + xfrSecret + `"; };
+`
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	algs, err := ReadTSIGKeyAlgorithms(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if algs["old."] != dns.HmacMD5 || algs["old2."] != dns.HmacMD5 || algs["new."] != dns.HmacSHA512 || algs["odd."] != "gss-tsig." {
+		t.Fatalf("algorithms %v", algs)
+	}
+	keys, err := ReadTSIGKeyFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Listen: []string{"127.0.0.1:0"}, Zones: []string{testZone}, TSIGKeys: keys, TSIGAlgorithms: algs,
+		Notify: []NotifyTarget{{Addr: "[2001:db8::53]", Key: "old"}}}
+	s, err := New(cfg, nil)
+	if err != nil || s.cfg.Notify[0].Addr != "[2001:db8::53]:53" {
+		t.Fatalf("New = %v, %v", err, s)
+	}
+	cfg.Notify = []NotifyTarget{{Addr: "192.0.2.53", Key: "odd"}}
+	if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "cannot sign with algorithm gss-tsig.") {
+		t.Errorf("a key that cannot sign NOTIFYs: %v", err)
 	}
 }

@@ -20,11 +20,13 @@ var keyClause = regexp.MustCompile(`(?s)key\s+"?([^"\s{]+)"?\s*\{(.*?)\}\s*;`)
 
 var keySecret = regexp.MustCompile(`secret\s+"([^"]+)"\s*;`)
 
-var keyAlgorithm = regexp.MustCompile(`algorithm\s+"?([A-Za-z0-9-]+)"?\s*;`)
+var keyAlgorithm = regexp.MustCompile(`algorithm\s+"?([A-Za-z0-9.-]+)"?\s*;`)
 
 // ReadTSIGKeyAlgorithms returns key name → algorithm (a miekg/dns name such as "hmac-sha256.") of the
 // keys in a BIND key file, for signing what the server sends itself (NOTIFY). A key without an
-// algorithm line is hmac-sha256, tsig-keygen's default.
+// algorithm line is hmac-sha256, tsig-keygen's default; BIND's short name hmac-md5 is
+// hmac-md5.sig-alg.reg.int. Whether an algorithm can sign is checked only for keys that sign NOTIFYs:
+// transfers are verified with whatever algorithm the secondary uses.
 func ReadTSIGKeyAlgorithms(path string) (map[string]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -35,15 +37,22 @@ func ReadTSIGKeyAlgorithms(path string) (map[string]string, error) {
 		alg := dns.HmacSHA256
 		if a := keyAlgorithm.FindStringSubmatch(m[2]); a != nil {
 			alg = dns.CanonicalName(strings.ToLower(a[1]))
-			switch alg {
-			case dns.HmacSHA1, dns.HmacSHA224, dns.HmacSHA256, dns.HmacSHA384, dns.HmacSHA512:
-			default:
-				return nil, fmt.Errorf("TSIG key file %s: key %s: algorithm %s is not supported", path, m[1], a[1])
+			if alg == "hmac-md5." {
+				alg = dns.HmacMD5
 			}
 		}
 		out[dns.CanonicalName(m[1])] = alg
 	}
 	return out, nil
+}
+
+// signingAlgorithm reports whether miekg/dns can sign with the algorithm.
+func signingAlgorithm(alg string) bool {
+	switch alg {
+	case dns.HmacMD5, dns.HmacSHA1, dns.HmacSHA224, dns.HmacSHA256, dns.HmacSHA384, dns.HmacSHA512:
+		return true
+	}
+	return false
 }
 
 // ReadTSIGKeyFile reads TSIG keys from a file in BIND's key format (the output of tsig-keygen), so

@@ -230,3 +230,24 @@ func TestExternalDNSThroughZonekeeperWebhookServer(t *testing.T) {
 	expectPowerDNS(t, pd, time.Second, "peer.example.com", dns.TypeA)
 	expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT)
 }
+
+// `zonekeeper webhook --dry-run`, as external-dns's --webhook-server --dry-run: changes are logged and
+// answered 204, and nothing is written.
+func TestZonekeeperWebhookServerDryRun(t *testing.T) {
+	url, log := startZonekeeperWebhook(t, "--provider=inmemory", "--inmemory-zone=example.com", "--dry-run")
+	p, err := webhook.New(webhook.Config{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.ApplyChanges(ctx, &plan.Changes{Create: []*endpoint.Endpoint{endpoint.New("dry.example.com", "A", "192.0.2.1")}}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := p.Records(ctx)
+	if err != nil || len(recs) != 0 {
+		t.Fatalf("records after a dry run: %v %v", recs, err)
+	}
+	if !strings.Contains(log.String(), "Desired change: CREATE dry.example.com A (dry run)") {
+		t.Errorf("the change was not logged:\n%s", log.String())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"net/http"
 	"strings"
 
@@ -37,7 +38,10 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		return fmt.Errorf("webhook provider: %d old and %d new update records", len(changes.UpdateOld), len(changes.UpdateNew))
 	}
 	all := flatten(changes)
-	if err := p.send(ctx, groups(all)); err != nil {
+	gs := groups(all)
+	budget := splitBudget(len(gs))
+	s := &sender{p: p, budget: budget, left: budget}
+	if err := s.send(ctx, gs); err != nil {
 		return fmt.Errorf("webhook provider %s: %w", p.base, err)
 	}
 	var rejected []provider.RejectedChange
@@ -83,9 +87,32 @@ func groups(all []*change) [][]*change {
 	return out
 }
 
+// splitBudget bounds the refused requests one call may cost. Isolating k refused groups among n costs
+// about 2k·log2(n) requests, so the budget isolates a few at once; a server that refuses everything —
+// a bare 500 while the DNS service behind it is down, as external-dns's own server answers — costs at
+// most this instead of 2n requests, and the groups not tried are reported as not sent, for the
+// controller to retry with backoff.
+func splitBudget(groups int) int { return 4*bits.Len(uint(groups)) + 4 }
+
+// sender posts one call's groups, splitting refused bodies within a budget of refusals.
+type sender struct {
+	p      *Provider
+	budget int   // refusals the call may take
+	left   int   // of which are left
+	last   error // the last refusal
+}
+
 // send posts the groups; on a refusal it marks what the server named, or splits.
-func (p *Provider) send(ctx context.Context, gs [][]*change) error {
-	err := p.post(ctx, gs)
+func (s *sender) send(ctx context.Context, gs [][]*change) error {
+	if s.left <= 0 {
+		for _, g := range gs {
+			for _, c := range g {
+				c.rejected = fmt.Errorf("not sent: the webhook provider refused %d requests of this call (last: %v)", s.budget, s.last)
+			}
+		}
+		return nil
+	}
+	err := s.p.post(ctx, gs)
 	if err == nil {
 		return nil
 	}
@@ -95,6 +122,8 @@ func (p *Provider) send(ctx context.Context, gs [][]*change) error {
 	if outage(err) {
 		return err
 	}
+	s.left--
+	s.last = err
 	if len(gs) == 1 {
 		for _, c := range gs[0] {
 			c.rejected = fmt.Errorf("the webhook provider refused %s: %v", describeGroup(gs[0]), err)
@@ -102,10 +131,10 @@ func (p *Provider) send(ctx context.Context, gs [][]*change) error {
 		return nil
 	}
 	mid := len(gs) / 2
-	if err := p.send(ctx, gs[:mid]); err != nil {
+	if err := s.send(ctx, gs[:mid]); err != nil {
 		return err
 	}
-	return p.send(ctx, gs[mid:])
+	return s.send(ctx, gs[mid:])
 }
 
 // post sends one POST /records.

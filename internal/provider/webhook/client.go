@@ -144,6 +144,7 @@ func (p *Provider) DomainFilter(ctx context.Context) (plan.DomainFilter, error) 
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
 	p.negotiated = false
+	p.noAdjust = false // a restarted or upgraded sidecar may adjust endpoints now
 	p.mu.Unlock()
 }
 
@@ -344,13 +345,21 @@ type httpError struct {
 
 func (e *httpError) Error() string { return e.msg }
 
-// outage reports whether err means the server or what is behind it is unavailable, rather than that
-// it refused the request: transport errors, timeouts, 502, 503 and 504. Splitting a batch cannot help
-// then.
+// outage reports whether err means the server, or what is behind it, cannot take any request now,
+// rather than that it refused this body: transport errors and timeouts; 401 and 403 (credentials),
+// 404 and 405 (not a webhook provider at that URL), 408 and 429 (slow down), 502, 503 and 504.
+// Splitting a batch cannot help then. A bare 500 stays a refusal: external-dns's own server answers
+// every failure so, and the split budget bounds what an outage behind it costs.
 func outage(err error) bool {
 	var he *httpError
 	if !errors.As(err, &he) {
 		return true
 	}
-	return he.status == http.StatusBadGateway || he.status == http.StatusServiceUnavailable || he.status == http.StatusGatewayTimeout
+	switch he.status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed,
+		http.StatusRequestTimeout, http.StatusTooManyRequests,
+		http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }

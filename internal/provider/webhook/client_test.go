@@ -21,7 +21,9 @@ import (
 type fakeWebhook struct {
 	mu         sync.Mutex
 	refuse     string // a body holding this name is refused whole
-	status     int    // answer every POST /records with this status when set
+	refuse2    string // and this one
+	adjusts    int
+	status     int // answer every POST /records with this status when set
 	applied    []string
 	posts      int
 	negotiates int
@@ -66,8 +68,8 @@ func (f *fakeWebhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var names []string
 		for _, l := range [][]*endpoint.Endpoint{c.Create, c.UpdateNew, c.Delete} {
 			for _, e := range l {
-				if e.DNSName == f.refuse {
-					http.Error(w, "the DNS API says: "+f.refuse+" is not allowed", http.StatusInternalServerError)
+				if e.DNSName == f.refuse || (f.refuse2 != "" && e.DNSName == f.refuse2) {
+					http.Error(w, "the DNS API says: "+e.DNSName+" is not allowed", http.StatusInternalServerError)
 					return
 				}
 				names = append(names, e.DNSName+" "+e.RecordType)
@@ -79,6 +81,7 @@ func (f *fakeWebhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", MediaType)
 		fmt.Fprint(w, `[{"dnsName":"www.example.com","targets":["192.0.2.1"],"recordType":"A"},{"dnsName":"","recordType":"A"},null]`)
 	case r.Method == http.MethodPost && r.URL.Path == "/adjustendpoints":
+		f.adjusts++
 		if f.adjustStatus != 0 {
 			w.WriteHeader(f.adjustStatus)
 			return
@@ -166,7 +169,8 @@ func TestRefusedChangeIsolatedBySplitting(t *testing.T) {
 // An unavailable server is an outage, not a refusal: one request, a plain error, nothing reported as
 // rejected.
 func TestUnavailableServerFailsTheCall(t *testing.T) {
-	for _, status := range []int{http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout} {
+	for _, status := range []int{http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout,
+		http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusTooManyRequests} {
 		f := &fakeWebhook{status: status}
 		p := start(t, f)
 		err := p.ApplyChanges(context.Background(), &plan.Changes{Create: []*endpoint.Endpoint{
@@ -257,7 +261,8 @@ func TestAdjustEndpoints(t *testing.T) {
 	if err != nil || len(out) != 1 || out[0].RecordTTL != 60 || in[0].RecordTTL != 0 {
 		t.Fatalf("AdjustEndpoints = %v, %v (input %v)", out, err, in)
 	}
-	// A server without /adjustendpoints: the endpoints pass unchanged, and it is not asked again.
+	// A server without /adjustendpoints: the endpoints pass unchanged, and it is not asked again until
+	// the next resync (it may have been upgraded).
 	f := &fakeWebhook{adjustStatus: http.StatusNotFound}
 	p = start(t, f)
 	for i := 0; i < 2; i++ {
@@ -265,6 +270,13 @@ func TestAdjustEndpoints(t *testing.T) {
 		if err != nil || len(out) != 1 || out[0] != in[0] {
 			t.Fatalf("AdjustEndpoints = %v, %v, want the input", out, err)
 		}
+	}
+	if f.adjusts != 1 {
+		t.Errorf("asked %d times, want once", f.adjusts)
+	}
+	p.Invalidate()
+	if _, err := p.AdjustEndpoints(context.Background(), in); err != nil || f.adjusts != 2 {
+		t.Errorf("after a resync: asked %d times (%v), want again", f.adjusts, err)
 	}
 	// A failing one fails the run.
 	p = start(t, &fakeWebhook{adjustStatus: http.StatusInternalServerError})
@@ -301,5 +313,50 @@ func TestRenegotiatesAfterInvalidate(t *testing.T) {
 	df, err := p.DomainFilter(context.Background())
 	if err != nil || df.Match("www.example.com") || !df.Match("www.example.org") {
 		t.Fatalf("after Invalidate: %v %v, want example.org", df.Filters(), err)
+	}
+}
+
+// Two refused records among 64 groups are both isolated within the budget; the rest is applied.
+func TestTwoRefusedChangesIsolated(t *testing.T) {
+	f := &fakeWebhook{refuse: "host5.example.com", refuse2: "host50.example.com"}
+	p := start(t, f)
+	var create []*endpoint.Endpoint
+	for i := 0; i < 64; i++ {
+		e := endpoint.New(fmt.Sprintf("host%d.example.com", i), endpoint.RecordTypeA, "192.0.2.1")
+		create = append(create, e, owned(e))
+	}
+	ae, ok := provider.AsApplyError(p.ApplyChanges(context.Background(), &plan.Changes{Create: create}))
+	if !ok || len(ae.Rejected) != 4 {
+		t.Fatalf("rejected %v, want the two records and their TXTs", ae)
+	}
+	if len(f.applied) != 124 {
+		t.Errorf("applied %d, want 124", len(f.applied))
+	}
+}
+
+// A server that refuses everything with a bare 500 (its DNS service is down) costs at most the split
+// budget, not a request per record; every change is reported, none applied.
+func TestRefusingEverythingCostsTheBudget(t *testing.T) {
+	f := &fakeWebhook{status: http.StatusInternalServerError}
+	p := start(t, f)
+	var create []*endpoint.Endpoint
+	for i := 0; i < 1000; i++ {
+		create = append(create, endpoint.New(fmt.Sprintf("host%d.example.com", i), endpoint.RecordTypeA, "192.0.2.1"))
+	}
+	ae, ok := provider.AsApplyError(p.ApplyChanges(context.Background(), &plan.Changes{Create: create}))
+	if !ok || len(ae.Rejected) != 1000 {
+		t.Fatalf("want all 1000 changes reported, got %v", ae)
+	}
+	if budget := splitBudget(1000); f.posts > budget || f.posts < 2 {
+		t.Errorf("%d POSTs, want at most the budget %d", f.posts, budget)
+	}
+	notSent := 0
+	for _, r := range ae.Rejected {
+		if strings.HasPrefix(r.Err.Error(), "not sent") {
+			notSent++
+		}
+	}
+	if notSent == 0 {
+		t.Error("no change reported as not sent once the budget was spent")
 	}
 }

@@ -1,12 +1,14 @@
 package webhook
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -35,6 +37,9 @@ func Handler(p provider.Provider, filter plan.DomainFilter, log *slog.Logger) ht
 	return mux
 }
 
+// applyTimeout bounds one POST /records on the backend (Route 53 sends batches a second apart).
+const applyTimeout = 5 * time.Minute
+
 type server struct {
 	p      provider.Provider
 	filter plan.DomainFilter
@@ -45,7 +50,16 @@ func (s *server) negotiate(w http.ResponseWriter, _ *http.Request) {
 	s.reply(w, http.StatusOK, encodeDomainFilter(s.filter))
 }
 
+// invalidate drops a provider's cache (Route 53's write-through cache). Behind the webhook no
+// controller resyncs it, and external-dns lists every loop: each listing must read the backend.
+func (s *server) invalidate() {
+	if inv, ok := s.p.(interface{ Invalidate() }); ok {
+		inv.Invalidate()
+	}
+}
+
 func (s *server) records(w http.ResponseWriter, r *http.Request) {
+	s.invalidate()
 	eps, err := s.p.Records(r.Context())
 	if err != nil {
 		s.log.Error("Failed to list records for a webhook client", "error", err.Error())
@@ -71,7 +85,10 @@ func (s *server) apply(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	err := s.p.ApplyChanges(r.Context(), &c)
+	// A client that gives up (external-dns waits 15 s) must not cut an apply in the middle.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), applyTimeout)
+	defer cancel()
+	err := s.p.ApplyChanges(ctx, &c)
 	if err == nil {
 		w.WriteHeader(http.StatusNoContent)
 		return
@@ -87,6 +104,8 @@ func (s *server) apply(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(out)
 		return
 	}
+	// What was applied is unknown: the next listing must read the backend, not a cache.
+	s.invalidate()
 	s.log.Error("Failed to apply changes for a webhook client", "error", err.Error())
 	http.Error(w, err.Error(), http.StatusServiceUnavailable)
 }

@@ -116,3 +116,23 @@ func TestServerAdjustAndHealth(t *testing.T) {
 		t.Errorf("healthz: %d", resp.StatusCode)
 	}
 }
+
+// cachingProvider counts Invalidate calls, as Route 53's write-through cache would see them.
+type cachingProvider struct {
+	*inmemory.Provider
+	invalidated int
+}
+
+func (c *cachingProvider) Invalidate() { c.invalidated++ }
+
+// Behind the webhook no controller resyncs the provider's cache: every GET /records reads the backend.
+func TestServerListsFreshRecords(t *testing.T) {
+	p := &cachingProvider{Provider: inmemory.New("example.com")}
+	srv := httptest.NewServer(Handler(p, plan.DomainFilter{}, nil))
+	defer srv.Close()
+	for i := 1; i <= 2; i++ {
+		if resp, _ := do(t, http.MethodGet, srv.URL+"/records", ""); resp.StatusCode != http.StatusOK || p.invalidated != i {
+			t.Fatalf("listing %d: status %d, cache dropped %d times", i, resp.StatusCode, p.invalidated)
+		}
+	}
+}
