@@ -11,10 +11,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
-// Two-way compatibility with the real external-dns v0.21 on PowerDNS and BIND, as on CoreDNS
+// Two-way compatibility with the real external-dns v0.21 on PowerDNS, BIND and Route 53 (the emulator),
+// as on CoreDNS
 // (externaldns_compat_test.go): a zone zonekeeper wrote is in sync for external-dns (users can roll
 // back, and both can run side by side during a migration), and a zone external-dns wrote is in sync for
 // zonekeeper. Both tools get the same flags.
@@ -22,6 +24,12 @@ import (
 // compatBackend starts a fresh server with an empty example.com and returns the provider flags both
 // tools take for it.
 func compatBackend(t *testing.T, name string) []string {
+	if name == "aws" {
+		// The emulator through both tools' aws-sdk-go-v2, pointed at it by AWS_ENDPOINT_URL_ROUTE_53.
+		awsCredentials(t)
+		startEmulator(t, route53emu.Options{}, route53emu.SeedZone{Name: "example.com"})
+		return []string{"--provider=aws"}
+	}
 	if name == "pdns" {
 		pd := testbed.StartPowerDNS(t, "example.com")
 		return []string{"--provider=pdns", "--pdns-server=" + pd.APIURL, "--pdns-api-key=" + pd.APIKey}
@@ -53,11 +61,11 @@ func runExternalDNSWith(t *testing.T, flags ...string) string {
 	return string(out)
 }
 
-func TestZoneOnPowerDNSAndBINDInSyncBothWays(t *testing.T) {
+func TestZoneInSyncBothWaysOnPowerDNSBINDAndRoute53(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
 	e := &env{kube: kube, client: kube.Client(t)}
 	e.publishTestObjects(t)
-	for _, name := range []string{"pdns", "rfc2136"} {
+	for _, name := range []string{"pdns", "rfc2136", "aws"} {
 		t.Run(name+"/written by zonekeeper", func(t *testing.T) {
 			flags := compatFlags(e, compatBackend(t, name))
 			if code, out, errOut := e.run(t, append([]string{"--once"}, flags...)...); code != app.ExitOK {
