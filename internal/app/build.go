@@ -346,7 +346,7 @@ func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spe
 			BatchChangeSize: cfg.AWSBatchChangeSize, BatchChangeSizeBytes: cfg.AWSBatchChangeSizeBytes,
 			BatchChangeSizeValues: cfg.AWSBatchChangeSizeValues, BatchChangeInterval: cfg.AWSBatchChangeInterval,
 			EvaluateTargetHealth: cfg.AWSEvaluateTargetHealth, PreferCNAME: cfg.AWSPreferCNAME,
-			APIRetries: cfg.AWSAPIRetries, Region: cfg.AWSRegion, Profile: cfg.AWSProfile,
+			APIRetries: cfg.AWSAPIRetries, Region: cfg.AWSRegion, Profiles: cfg.AWSProfiles,
 			AssumeRole: cfg.AWSAssumeRole, AssumeRoleExternalID: cfg.AWSAssumeRoleExternalID,
 			Limiter: be.awsLimiter, Logger: be.log,
 		})

@@ -70,7 +70,7 @@ type Config struct {
 	AWSPreferCNAME           bool
 	AWSAPIRetries            int
 	AWSRegion                string
-	AWSProfile               string
+	AWSProfiles              []string
 	AWSAssumeRole            string
 	AWSAssumeRoleExternalID  string
 	AWSRequestsPerSecond     float64

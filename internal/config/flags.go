@@ -108,7 +108,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.AWSPreferCNAME, "aws-prefer-cname", cfg.AWSPreferCNAME, "publish CNAMEs to AWS load balancers as CNAMEs, not ALIAS records")
 	fs.IntVar(&cfg.AWSAPIRetries, "aws-api-retries", cfg.AWSAPIRetries, "attempts per Route 53 API call")
 	fs.StringVar(&cfg.AWSRegion, "aws-region", cfg.AWSRegion, "AWS region for signing and STS (default $AWS_REGION, else us-east-1)")
-	fs.StringVar(&cfg.AWSProfile, "aws-profile", cfg.AWSProfile, "shared config/credentials profile")
+	list(&cfg.AWSProfiles, "aws-profile", "shared config/credentials profile (repeatable: the hosted zones of several accounts)")
 	fs.StringVar(&cfg.AWSAssumeRole, "aws-assume-role", cfg.AWSAssumeRole, "IAM role ARN to assume on top of the base credentials")
 	fs.StringVar(&cfg.AWSAssumeRoleExternalID, "aws-assume-role-external-id", cfg.AWSAssumeRoleExternalID, "external id for --aws-assume-role")
 	fs.Float64Var(&cfg.AWSRequestsPerSecond, "aws-requests-per-second", cfg.AWSRequestsPerSecond, "Route 53 API budget of this process (AWS allows 5 per second per account); lowered on throttling")

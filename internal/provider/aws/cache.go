@@ -71,7 +71,7 @@ func (p *Provider) load(ctx context.Context) error {
 // listZone reads every record set of a zone, 300 per page.
 func (p *Provider) listZone(ctx context.Context, z zone) (*zoneContents, error) {
 	c := &zoneContents{sets: map[rrKey]*r53types.ResourceRecordSet{}}
-	pages := route53.NewListResourceRecordSetsPaginator(p.api, &route53.ListResourceRecordSetsInput{
+	pages := route53.NewListResourceRecordSetsPaginator(z.api, &route53.ListResourceRecordSetsInput{
 		HostedZoneId: ptr(z.id), MaxItems: ptr(int32(listPageSize)),
 	})
 	for pages.HasMorePages() {

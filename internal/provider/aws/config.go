@@ -56,6 +56,11 @@ type Config struct {
 	Region string
 	// Profile (--aws-profile) selects a shared config/credentials profile; empty: the SDK's default chain.
 	Profile string
+	// Profiles (--aws-profile, repeated) manage the hosted zones of several accounts in one process, as
+	// external-dns does: each profile gets its own client and rate limiter, its zones are listed with
+	// its credentials, and changes to a zone go through the profile that listed it. When set, Profile
+	// is ignored.
+	Profiles []string
 	// AssumeRole and AssumeRoleExternalID (--aws-assume-role, --aws-assume-role-external-id): STS
 	// AssumeRole on top of the base credentials.
 	AssumeRole           string

@@ -5,6 +5,7 @@ package aws
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -25,11 +26,12 @@ var (
 // Invalidate (the controller's resync), and ApplyChanges sends only ChangeResourceRecordSets, patching
 // the cache with what Route 53 accepted.
 type Provider struct {
-	api     *route53.Client
-	cfg     Config
-	limiter *Limiter
-	log     *slog.Logger
-	now     func() time.Time
+	// accounts are the profiles' clients; one for the default chain or a single --aws-profile.
+	accounts []account
+	cfg      Config
+	limiter  *Limiter // the first account's
+	log      *slog.Logger
+	now      func() time.Time
 	// sleep waits between batches; tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
 
@@ -49,15 +51,36 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	lim := cfg.Limiter
-	if lim == nil {
-		lim = NewLimiter(cfg.RequestsPerSecond)
+	profiles := cfg.Profiles
+	if len(profiles) == 0 {
+		profiles = []string{cfg.Profile}
 	}
-	api, err := newClient(ctx, cfg, lim)
-	if err != nil {
-		return nil, err
+	var accounts []account
+	for i, profile := range profiles {
+		// Route 53's budget is per account: each profile paces its own.
+		lim := cfg.Limiter
+		if lim == nil || i > 0 {
+			lim = NewLimiter(cfg.RequestsPerSecond)
+		}
+		c := cfg
+		c.Profile = profile
+		api, err := newClient(ctx, c, lim)
+		if err != nil {
+			if profile != "" {
+				return nil, fmt.Errorf("--aws-profile=%s: %w", profile, err)
+			}
+			return nil, err
+		}
+		accounts = append(accounts, account{profile: profile, api: api, limiter: lim})
 	}
-	return &Provider{api: api, cfg: cfg, limiter: lim, log: cfg.Logger, now: time.Now, sleep: sleepCtx}, nil
+	return &Provider{accounts: accounts, cfg: cfg, limiter: accounts[0].limiter, log: cfg.Logger, now: time.Now, sleep: sleepCtx}, nil
+}
+
+// account is one profile's Route 53 client.
+type account struct {
+	profile string
+	api     *route53.Client
+	limiter *Limiter
 }
 
 // Capabilities implements provider.Provider. Route 53 applies one ChangeResourceRecordSets atomically

@@ -15,6 +15,7 @@ type zone struct {
 	id      string // bare, without /hostedzone/
 	name    string // normalised
 	private bool
+	api     *route53.Client // of the account that listed the zone
 }
 
 func (z zone) String() string { return fmt.Sprintf("%s (%s)", z.name, z.id) }
@@ -41,28 +42,27 @@ func (p *Provider) zones(ctx context.Context) ([]zone, error) {
 	return zs, nil
 }
 
-// listZones lists the account's hosted zones and keeps those the filters select: zone ids, zone type,
-// domain filter, then tags (ListTagsForResources, 10 zones per call, only with --aws-zone-tags).
-// Public zones come first, then private ones, each by name.
+// listZones lists every account's hosted zones and keeps those the filters select: zone ids, zone
+// type, domain filter, then tags (ListTagsForResources, 10 zones per call, only with --aws-zone-tags).
+// A zone two profiles reach (one account, two roles) is kept once, with the first profile. One
+// account that cannot be listed fails the listing: a plan over the other accounts' zones alone would
+// be built on a partial view. Public zones come first, then private ones, each by name.
 func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 	var out []zone
-	pages := route53.NewListHostedZonesPaginator(p.api, &route53.ListHostedZonesInput{})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
+	seen := map[string]bool{}
+	for _, a := range p.accounts {
+		zs, err := p.listAccountZones(ctx, a)
 		if err != nil {
-			return nil, fmt.Errorf("listing hosted zones: %w", err)
+			if a.profile != "" {
+				return nil, fmt.Errorf("profile %s: %w", a.profile, err)
+			}
+			return nil, err
 		}
-		for _, hz := range page.HostedZones {
-			z := zone{id: bareZoneID(deref(hz.Id)), name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone}
-			if p.keepZone(z) {
+		for _, z := range zs {
+			if !seen[z.id] {
+				seen[z.id] = true
 				out = append(out, z)
 			}
-		}
-	}
-	if len(p.cfg.ZoneTags) > 0 && len(out) > 0 {
-		var err error
-		if out, err = p.filterByTags(ctx, out); err != nil {
-			return nil, err
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -75,7 +75,32 @@ func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 		return out[i].id < out[j].id
 	})
 	if len(out) == 0 {
-		p.log.Warn("No hosted zones match the filters", "domainFilter", p.cfg.DomainFilter, "zoneIDFilter", p.cfg.ZoneIDFilter, "zoneType", p.cfg.ZoneType, "zoneTags", p.cfg.ZoneTags)
+		p.log.Warn("No hosted zones match the filters", "profiles", p.cfg.Profiles, "domainFilter", p.cfg.DomainFilter, "zoneIDFilter", p.cfg.ZoneIDFilter, "zoneType", p.cfg.ZoneType, "zoneTags", p.cfg.ZoneTags)
+	}
+	return out, nil
+}
+
+// listAccountZones lists one account's zones that the filters select.
+func (p *Provider) listAccountZones(ctx context.Context, a account) ([]zone, error) {
+	var out []zone
+	pages := route53.NewListHostedZonesPaginator(a.api, &route53.ListHostedZonesInput{})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing hosted zones: %w", err)
+		}
+		for _, hz := range page.HostedZones {
+			z := zone{id: bareZoneID(deref(hz.Id)), name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone, api: a.api}
+			if p.keepZone(z) {
+				out = append(out, z)
+			}
+		}
+	}
+	if len(p.cfg.ZoneTags) > 0 && len(out) > 0 {
+		var err error
+		if out, err = p.filterByTags(ctx, a.api, out); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -117,14 +142,14 @@ func (p *Provider) keepZone(z zone) bool {
 }
 
 // filterByTags keeps the zones that carry every --aws-zone-tags tag.
-func (p *Provider) filterByTags(ctx context.Context, zs []zone) ([]zone, error) {
+func (p *Provider) filterByTags(ctx context.Context, api *route53.Client, zs []zone) ([]zone, error) {
 	tags := map[string]map[string]string{}
 	for i := 0; i < len(zs); i += 10 {
 		ids := make([]string, 0, 10)
 		for _, z := range zs[i:min(i+10, len(zs))] {
 			ids = append(ids, z.id)
 		}
-		out, err := p.api.ListTagsForResources(ctx, &route53.ListTagsForResourcesInput{ResourceType: r53types.TagResourceTypeHostedzone, ResourceIds: ids})
+		out, err := api.ListTagsForResources(ctx, &route53.ListTagsForResourcesInput{ResourceType: r53types.TagResourceTypeHostedzone, ResourceIds: ids})
 		if err != nil {
 			return nil, fmt.Errorf("listing hosted zone tags: %w", err)
 		}
