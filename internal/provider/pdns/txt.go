@@ -1,10 +1,11 @@
 package pdns
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/zonekeeper/zonekeeper/internal/dnstext"
 )
 
 // maxTXTString is the longest character-string of a TXT record (RFC 1035 3.3).
@@ -58,57 +59,4 @@ func quoteTXT(v string) string {
 
 // unquoteTXT reads PowerDNS TXT content: character-strings, quoted or bare, separated by white space,
 // with \X and \DDD escapes.
-func unquoteTXT(content string) ([]string, error) {
-	var out []string
-	s := content
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return out, nil
-		}
-		var b strings.Builder
-		quoted := s[0] == '"'
-		i := 0
-		if quoted {
-			i = 1
-		}
-		closed := false
-		for i < len(s) {
-			c := s[i]
-			if c == '\\' {
-				if i+3 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3]) {
-					n := int(s[i+1]-'0')*100 + int(s[i+2]-'0')*10 + int(s[i+3]-'0')
-					if n > 255 {
-						return nil, errors.New("escape \\" + s[i+1:i+4] + " is above 255")
-					}
-					b.WriteByte(byte(n))
-					i += 4
-					continue
-				}
-				if i+1 >= len(s) {
-					return nil, errors.New("dangling backslash")
-				}
-				b.WriteByte(s[i+1])
-				i += 2
-				continue
-			}
-			if quoted && c == '"' {
-				closed = true
-				i++
-				break
-			}
-			if !quoted && (c == ' ' || c == '\t') {
-				break
-			}
-			b.WriteByte(c)
-			i++
-		}
-		if quoted && !closed {
-			return nil, errors.New("unterminated quoted string")
-		}
-		out = append(out, b.String())
-		s = s[i:]
-	}
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func unquoteTXT(content string) ([]string, error) { return dnstext.ParseStrings(content) }
