@@ -51,7 +51,7 @@ func TestBuiltinNotifiesBINDSecondary(t *testing.T) {
 	})
 	expectBIND(t, bind.Addr, converge, "www.example.com", dns.TypeA, "192.0.2.31")
 	e.setIngressIP(t, ing, "192.0.2.32")
-	expectBIND(t, bind.Addr, 5*time.Second, "www.example.com", dns.TypeA, "192.0.2.32")
+	expectBIND(t, bind.Addr, 10*time.Second, "www.example.com", dns.TypeA, "192.0.2.32")
 	if !z.running() {
 		t.Fatal("zonekeeper exited")
 	}
