@@ -188,6 +188,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 			fmt.Fprintf(stdout, "View %s:\n", v.name)
 		}
 		printPlan(stdout, out.Changes)
+		printHeld(stdout, cfg.Policy, out.HeldByPolicy)
 		changed = changed || out.Changes.HasChanges()
 	}
 	if changed {
@@ -228,6 +229,22 @@ func printPlan(w io.Writer, c *plan.Changes) {
 		line("DELETE", e)
 	}
 	fmt.Fprintf(w, "%d change(s).\n", c.Len())
+}
+
+// printHeld lists the changes to our records that --policy forbids: a run will not make them, but a
+// user looking at the plan should see why those records stay.
+func printHeld(w io.Writer, policy string, hs []plan.HeldChange) {
+	if len(hs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Held by --policy=%s (not applied):\n", policy)
+	for _, h := range hs {
+		fmt.Fprintf(w, "%-7s %s %s %s", h.Action, h.Key.DNSName, h.Key.RecordType, strings.Join(h.Record.Targets, ","))
+		if h.Resource != "" {
+			fmt.Fprintf(w, " (%s)", h.Resource)
+		}
+		fmt.Fprintln(w)
+	}
 }
 
 // printZones shows what the inmemory provider holds after a run, per view: the quickstart's visible

@@ -90,6 +90,8 @@ type Outcome struct {
 	Conflicts []plan.Conflict
 	// OwnerMismatches are changes left out because another owner holds the record.
 	OwnerMismatches []plan.OwnerMismatch
+	// HeldByPolicy are changes to our records that --policy forbids.
+	HeldByPolicy []plan.HeldChange
 }
 
 // invalidator is implemented by registries that cache the provider's records.
@@ -161,10 +163,13 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	})
 	c.reportConflicts(result.Conflicts)
 	c.reportOwnerMismatches(result.OwnerMismatches)
+	c.reportHeld(result.HeldByPolicy)
 
 	changes := c.retries.holdBack(result.Changes, c.now())
 	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
-	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches}
+	report.HeldByPolicy = result.HeldByPolicy
+	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
+		HeldByPolicy: result.HeldByPolicy}
 	if !changes.HasChanges() {
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
 		return out, nil

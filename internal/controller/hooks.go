@@ -38,6 +38,8 @@ type Report struct {
 	ProblemList     []endpoint.Problem
 	Conflicts       []plan.Conflict
 	OwnerMismatches []plan.OwnerMismatch
+	// HeldByPolicy are changes to our records that --policy forbids.
+	HeldByPolicy []plan.HeldChange
 	// Err is set when the run could not complete; Stage says where: "source", "registry", "provider".
 	Err   error
 	Stage string

@@ -92,6 +92,26 @@ func (c *Controller) reportOwnerMismatches(ms []plan.OwnerMismatch) {
 	}
 }
 
+// reportHeld logs, once each, the changes to our records that --policy forbids: the record stays,
+// and the log says why (external-dns users often wonder why a record was not deleted).
+func (c *Controller) reportHeld(hs []plan.HeldChange) {
+	keys := make([]string, len(hs))
+	for i, h := range hs {
+		keys[i] = fmt.Sprintf("%s|%s|%s", h.Key, h.Action, h.Resource)
+	}
+	for i, isNew := range c.reported.fresh("held", keys) {
+		if !isNew {
+			continue
+		}
+		h := hs[i]
+		why := "its object no longer asks for it"
+		if h.Action == plan.ActionUpdate {
+			why = "its object asks for other targets or another TTL"
+		}
+		c.log.Info(fmt.Sprintf("Kept by --policy=%s: %s %s", c.settings.Policy, h.Action, h.Key), "reason", why, "resource", h.Resource)
+	}
+}
+
 func logChanges(log *slog.Logger, c *plan.Changes, dryRun bool) {
 	suffix := ""
 	if dryRun {

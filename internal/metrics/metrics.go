@@ -13,6 +13,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/publicip"
 )
 
@@ -43,6 +44,7 @@ type Metrics struct {
 	publicIP        publicip.Metrics
 	webhook         webhookCalls
 	views           *viewStates
+	heldByPolicy    *prometheus.GaugeVec
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -94,6 +96,10 @@ func New(version string) *Metrics {
 	f(m.providerLatency)
 	m.webhook = newWebhookCalls(f)
 	m.views = newViewStates(f)
+	m.heldByPolicy = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "zonekeeper_changes_held_by_policy", Help: "Changes to our records that --policy forbids in the last reconcile, by action and view: records that stay although no object asks for them as they are.",
+	}, []string{"action", "view"})
+	f(m.heldByPolicy)
 	m.isLeader = gauge(f, "zonekeeper", "", "leader", "1 when this replica is the leader (or leader election is off), 0 otherwise.")
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.
@@ -151,6 +157,13 @@ func (m *Metrics) Reconciled(r controller.Report) {
 			m.registryErrors.Inc()
 		}
 		return
+	}
+	held := map[plan.Action]int{plan.ActionUpdate: 0, plan.ActionDelete: 0}
+	for _, h := range r.HeldByPolicy {
+		held[h.Action]++
+	}
+	for action, n := range held {
+		m.heldByPolicy.WithLabelValues(string(action), r.View).Set(float64(n))
 	}
 	// With views: the oldest view's last success (a stale view shows), and sums over the views.
 	if !t.oldestSync.IsZero() {

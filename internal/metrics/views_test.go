@@ -64,3 +64,20 @@ func TestLastSyncWaitsForEveryView(t *testing.T) {
 		t.Error("last sync set while a view has never synced")
 	}
 }
+
+func TestHeldByPolicyGauge(t *testing.T) {
+	m := New("test")
+	t0 := time.Unix(1_700_000_000, 0)
+	held := []plan.HeldChange{{Action: plan.ActionDelete}, {Action: plan.ActionDelete}, {Action: plan.ActionUpdate}}
+	m.Reconciled(controller.Report{Trigger: controller.TriggerResync, Started: t0, Finished: t0, HeldByPolicy: held})
+	out := scrape(t, m)
+	for _, want := range []string{`zonekeeper_changes_held_by_policy{action="DELETE",view=""} 2`, `zonekeeper_changes_held_by_policy{action="UPDATE",view=""} 1`} {
+		if !strings.Contains(out, want+"\n") {
+			t.Errorf("missing %s", want)
+		}
+	}
+	m.Reconciled(controller.Report{Trigger: controller.TriggerResync, Started: t0, Finished: t0})
+	if out := scrape(t, m); !strings.Contains(out, `zonekeeper_changes_held_by_policy{action="DELETE",view=""} 0`+"\n") {
+		t.Error("the gauge does not fall back to 0")
+	}
+}

@@ -44,6 +44,7 @@ type planner struct {
 	creates, updates, deletes []keyed
 	conflicts                 []Conflict
 	mismatches                []OwnerMismatch
+	held                      []HeldChange
 
 	// Buffers reused from row to row.
 	groups  []typeGroup
@@ -58,6 +59,12 @@ func (p *planner) result() Result {
 	slices.SortFunc(p.deletes, compareKeyed)
 	slices.SortFunc(p.conflicts, compareConflicts)
 	slices.SortFunc(p.mismatches, compareMismatches)
+	// Ties (a provider listing one key twice) are broken by the record itself: the result must not
+	// depend on input order.
+	slices.SortFunc(p.held, func(a, b HeldChange) int {
+		return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Action, b.Action), cmp.Compare(a.Resource, b.Resource),
+			cmp.Compare(a.Record.String(), b.Record.String()))
+	})
 
 	changes := &Changes{}
 	for _, c := range p.creates {
@@ -70,7 +77,7 @@ func (p *planner) result() Result {
 	for _, d := range p.deletes {
 		changes.Delete = append(changes.Delete, d.ep)
 	}
-	return Result{Changes: changes, Conflicts: p.conflicts, OwnerMismatches: p.mismatches}
+	return Result{Changes: changes, Conflicts: p.conflicts, OwnerMismatches: p.mismatches, HeldByPolicy: p.held}
 }
 
 func compareKeys(a, b endpoint.Key) int {

@@ -11,6 +11,21 @@ type Result struct {
 	// OwnerMismatches are changes dropped because the record set belongs to another owner or to
 	// none, sorted by key.
 	OwnerMismatches []OwnerMismatch
+	// HeldByPolicy are changes to our own records that the policy forbids (deletes under upsert-only
+	// and create-only, updates under create-only), sorted by key: what a sync would do and this
+	// policy will not, so users see why a record stays.
+	HeldByPolicy []HeldChange
+}
+
+// HeldChange is a change to one of our records that the policy forbids.
+type HeldChange struct {
+	Key    endpoint.Key
+	Action Action
+	// Record is the current record set the change would have touched.
+	Record *endpoint.Endpoint
+	// Resource is the object the change is for: the desired endpoint's for an update, the record's
+	// own (an object that is gone, or no longer asks for the name) for a delete.
+	Resource string
 }
 
 // Conflict is a desired endpoint that lost its record set to another desired endpoint.

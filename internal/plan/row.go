@@ -74,6 +74,9 @@ func (p *planner) planRow(row []entry) {
 // an owner mismatch.
 func (p *planner) update(current entry, winner *endpoint.Endpoint) {
 	if !p.policy.allowsUpdates() {
+		if p.owned(current.ep) {
+			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource()})
+		}
 		return
 	}
 	if !p.owned(current.ep) {
@@ -87,6 +90,9 @@ func (p *planner) update(current entry, winner *endpoint.Endpoint) {
 // record, not a mismatch; one standing in the way of a desired name is reported.
 func (p *planner) delete(current entry, contested bool, resource string) {
 	if !p.policy.allowsDeletes() {
+		if p.owned(current.ep) {
+			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource()})
+		}
 		return
 	}
 	if !p.owned(current.ep) {

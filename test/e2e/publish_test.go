@@ -8,6 +8,8 @@ import (
 
 	"github.com/miekg/dns"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/zonekeeper/zonekeeper/internal/app"
 )
 
 const converge = 15 * time.Second
@@ -80,7 +82,7 @@ func TestServiceLifecycleUnderEachPolicy(t *testing.T) {
 			e.createService(t, loadBalancer("thief", "default", map[string]string{
 				"external-dns.kubernetes.io/hostname": "foreign.example.com,manual.example.com",
 			}), "203.0.113.66")
-			e.start(t, "--source=service", "--txt-owner-id=e2e", "--policy="+tc.policy)
+			z := e.start(t, "--source=service", "--txt-owner-id=e2e", "--policy="+tc.policy)
 
 			e.expectAnswer(t, converge, "web.example.com", dns.TypeA, "203.0.113.10")
 			e.expectForeignIntact(t)
@@ -94,6 +96,14 @@ func TestServiceLifecycleUnderEachPolicy(t *testing.T) {
 			if tc.keepsRecord {
 				time.Sleep(2 * time.Second) // several debounced runs
 				e.expectAnswer(t, time.Second, "web.example.com", dns.TypeA, "203.0.113.10")
+				// The log says why the record stays, and `zonekeeper plan` lists it as held.
+				if want := "Kept by --policy=" + tc.policy + ": DELETE web.example.com A"; !strings.Contains(z.log.String(), want) {
+					t.Errorf("the log lacks %q", want)
+				}
+				code, out, errOut := e.runCommand(t, "plan", "--source=service", "--txt-owner-id=e2e", "--policy="+tc.policy)
+				if code != app.ExitOK || !strings.Contains(out, "Held by --policy="+tc.policy+" (not applied):\nDELETE  web.example.com A 203.0.113.10 (service/default/web)") {
+					t.Errorf("zonekeeper plan: exit %d\n%s\n%s", code, out, tail(errOut, 2000))
+				}
 			} else {
 				e.expectNXDOMAIN(t, converge, "web.example.com")
 				e.expectNXDOMAIN(t, converge, "a-web.example.com")
