@@ -172,6 +172,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		ctrl := controller.New(viewSrc, reg, controller.Settings{
 			View:               viewName(spec),
 			OwnerID:            reg.OwnerID(),
+			OldOwnerID:         oldOwner(cfg),
 			Policy:             policy,
 			DomainFilter:       filter,
 			ManagedRecordTypes: cfg.ManagedRecordTypes,
@@ -186,6 +187,14 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
 	}
 	return p, nil
+}
+
+// oldOwner is the owner being migrated from; only the TXT registry has owners.
+func oldOwner(cfg config.Config) string {
+	if cfg.Registry != "txt" {
+		return ""
+	}
+	return cfg.MigrateFromTXTOwner
 }
 
 func sourceConfig(cfg config.Config) source.Config {
@@ -438,6 +447,7 @@ func buildRegistry(cfg config.Config, p provider.Provider) (registry.Registry, e
 	}
 	tcfg := txt.Config{
 		OwnerID:             cfg.TXTOwnerID,
+		OldOwnerID:          cfg.MigrateFromTXTOwner,
 		Prefix:              cfg.TXTPrefix,
 		Suffix:              cfg.TXTSuffix,
 		WildcardReplacement: cfg.TXTWildcardReplacement,

@@ -42,7 +42,6 @@ func refusedFlags() map[string]refusedFlag {
 		"nat64-networks":                         {reason: notFeature},
 		"create-ptr":                             {boolean: true, reason: notFeature + " (PTR records)"},
 		"prefer-alias":                           {boolean: true, reason: notFeature + " (the alias annotation selects aliases on Route 53)"},
-		"migrate-from-txt-owner":                 {reason: notFeature + ": change --txt-owner-id with zonekeeper plan first"},
 		"coredns-strictly-owned":                 {boolean: true, reason: notFeature + ": ownership is kept in TXT records, as with external-dns's default"},
 		"rfc2136-gss-tsig":                       {boolean: true, reason: notFeature + ": GSS-TSIG (Kerberos, Active Directory) is not supported; use a TSIG key"},
 		"rfc2136-kerberos-realm":                 {reason: "GSS-TSIG is not supported; use a TSIG key"},

@@ -122,6 +122,7 @@ type Config struct {
 
 	// Registry.
 	Registry               string
+	MigrateFromTXTOwner    string
 	TXTOwnerID             string
 	TXTPrefix              string
 	TXTSuffix              string

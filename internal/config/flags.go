@@ -153,6 +153,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 
 	fs.StringVar(&cfg.Registry, "registry", cfg.Registry, "ownership registry: txt, noop")
 	fs.StringVar(&cfg.TXTOwnerID, "txt-owner-id", cfg.TXTOwnerID, "owner id written into ownership TXT records")
+	fs.StringVar(&cfg.MigrateFromTXTOwner, "migrate-from-txt-owner", cfg.MigrateFromTXTOwner, "take over the records of this owner id: they count as ours and their ownership TXTs are rewritten with --txt-owner-id")
 	fs.StringVar(&cfg.TXTPrefix, "txt-prefix", cfg.TXTPrefix, "prefix of ownership TXT names (may contain %{record_type})")
 	fs.StringVar(&cfg.TXTSuffix, "txt-suffix", cfg.TXTSuffix, "suffix of ownership TXT names (may contain %{record_type})")
 	fs.StringVar(&cfg.TXTWildcardReplacement, "txt-wildcard-replacement", cfg.TXTWildcardReplacement, "label that replaces '*' in ownership TXT names")
@@ -352,6 +353,9 @@ func (c *Config) Validate() error {
 	case "txt", "noop":
 	default:
 		errs = append(errs, fmt.Errorf("--registry=%s: unknown registry (supported: txt, noop)", c.Registry))
+	}
+	if c.MigrateFromTXTOwner != "" && c.Registry != "txt" {
+		errs = append(errs, errors.New("--migrate-from-txt-owner needs --registry=txt"))
 	}
 	if c.Registry == "txt" && c.TXTOwnerID == "" {
 		errs = append(errs, errors.New("--txt-owner-id must not be empty"))

@@ -20,8 +20,10 @@ import (
 // Settings configure a Controller.
 type Settings struct {
 	// View names the view this controller publishes (empty without views); it is put on reports.
-	View               string
-	OwnerID            string
+	View    string
+	OwnerID string
+	// OldOwnerID is --migrate-from-txt-owner (see plan.Input).
+	OldOwnerID         string
 	Policy             plan.Policy
 	DomainFilter       plan.DomainFilter
 	ManagedRecordTypes []string
@@ -156,6 +158,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		Desired:            desired,
 		Current:            current,
 		OwnerID:            c.settings.OwnerID,
+		OldOwnerID:         c.settings.OldOwnerID,
 		Policy:             c.settings.Policy,
 		DomainFilter:       filter,
 		ManagedRecordTypes: c.settings.ManagedRecordTypes,

@@ -16,7 +16,7 @@ import (
 // Input.OwnerID, and a Create never lands on a name and set identifier where some current record is
 // not ours.
 func Calculate(in Input) Result {
-	p := planner{ownerID: in.OwnerID, policy: in.Policy}
+	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy}
 	entries := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes))
 	for i := 0; i < len(entries); {
 		j := i + 1
@@ -38,7 +38,8 @@ type keyed struct {
 
 // planner accumulates the plan of one Calculate call.
 type planner struct {
-	ownerID string
+	ownerID    string
+	oldOwnerID string
 	policy  Policy
 
 	creates, updates, deletes []keyed
@@ -51,7 +52,14 @@ type planner struct {
 	pending []keyed
 }
 
-func (p *planner) owned(e *endpoint.Endpoint) bool { return e.Owner() == p.ownerID }
+func (p *planner) owned(e *endpoint.Endpoint) bool {
+	return e.Owner() == p.ownerID || p.migrating(e)
+}
+
+// migrating reports whether e belongs to the owner being migrated from.
+func (p *planner) migrating(e *endpoint.Endpoint) bool {
+	return p.oldOwnerID != "" && p.oldOwnerID != p.ownerID && e.Owner() == p.oldOwnerID
+}
 
 func (p *planner) result() Result {
 	slices.SortFunc(p.creates, compareKeyed)

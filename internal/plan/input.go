@@ -12,6 +12,9 @@ type Input struct {
 	// deleted. With the noop registry it is "": records without an owner label then count as ours
 	// and records with any owner label do not.
 	OwnerID string
+	// OldOwnerID is --migrate-from-txt-owner: records of that owner count as ours, and each is updated
+	// (even when in sync) so that its ownership record names OwnerID from then on.
+	OldOwnerID string
 	// Policy limits the kinds of change; see Policy for the zero value.
 	Policy Policy
 	// DomainFilter selects the names to plan; the zero value selects all.

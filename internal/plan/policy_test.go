@@ -60,3 +60,44 @@ func TestHeldByPolicy(t *testing.T) {
 		}
 	}
 }
+
+// --migrate-from-txt-owner: the old owner's records count as ours; each is updated once, even in
+// sync, so that its ownership record is rewritten; a third owner's records stay untouched.
+func TestMigrateFromOldOwner(t *testing.T) {
+	rec := func(name, target, owner string) *endpoint.Endpoint {
+		return endpoint.NewWithTTL(name, endpoint.RecordTypeA, 300, target).WithLabel(endpoint.OwnerLabelKey, owner).
+			WithLabel(endpoint.ResourceLabelKey, "ingress/default/"+strings.Split(name, ".")[0])
+	}
+	current := []*endpoint.Endpoint{
+		rec("insync.example.com", "192.0.2.1", "old"),
+		rec("stale.example.com", "192.0.2.2", "old"),
+		rec("gone.example.com", "192.0.2.3", "old"),
+		rec("third.example.com", "192.0.2.4", "someone"),
+		rec("mine.example.com", "192.0.2.5", "new"),
+	}
+	desired := []*endpoint.Endpoint{
+		endpoint.NewWithTTL("insync.example.com", endpoint.RecordTypeA, 300, "192.0.2.1"),
+		endpoint.NewWithTTL("stale.example.com", endpoint.RecordTypeA, 300, "192.0.2.20"),
+		endpoint.NewWithTTL("third.example.com", endpoint.RecordTypeA, 300, "192.0.2.40"),
+		endpoint.NewWithTTL("mine.example.com", endpoint.RecordTypeA, 300, "192.0.2.5"),
+	}
+	r := Calculate(Input{Desired: desired, Current: current, OwnerID: "new", OldOwnerID: "old", Policy: PolicySync})
+	var got []string
+	for _, e := range r.Changes.UpdateNew {
+		got = append(got, "UPDATE "+e.DNSName)
+	}
+	for _, e := range r.Changes.Delete {
+		got = append(got, "DELETE "+e.DNSName)
+	}
+	if want := "UPDATE insync.example.com, UPDATE stale.example.com, DELETE gone.example.com"; strings.Join(got, ", ") != want {
+		t.Errorf("changes %v, want %s", got, want)
+	}
+	if len(r.OwnerMismatches) != 1 || r.OwnerMismatches[0].Key.DNSName != "third.example.com" {
+		t.Errorf("mismatches %+v, want the third owner's record", r.OwnerMismatches)
+	}
+	// Without the flag, the old owner's records are someone else's.
+	r = Calculate(Input{Desired: desired, Current: current, OwnerID: "new", Policy: PolicySync})
+	if r.Changes.HasChanges() {
+		t.Errorf("without migration: %+v", r.Changes)
+	}
+}

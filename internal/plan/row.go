@@ -54,7 +54,7 @@ func (p *planner) planRow(row []entry) {
 		case len(g.current) > 0:
 			current, r := p.pickCurrent(g.current, cands)
 			p.conflicts = r.losers(current.key(), cands, p.conflicts)
-			if needsUpdate(r.winner, current.ep) {
+			if needsUpdate(r.winner, current.ep) || p.migrating(current.ep) {
 				p.update(current, r.winner)
 			}
 		}

@@ -27,10 +27,17 @@ func sharedFlags(e *env) []string {
 // runExternalDNS runs the real external-dns binary (the reference peer) once and returns its log.
 func (e *env) runExternalDNS(t *testing.T, extra ...string) string {
 	t.Helper()
+	return e.runExternalDNSFlags(t, append(append(sharedFlags(e), "--once", "--log-level=debug"), extra...)...)
+}
+
+// runExternalDNSFlags runs the real external-dns with exactly these flags (kingpin refuses a flag
+// given twice) against the CoreDNS etcd.
+func (e *env) runExternalDNSFlags(t *testing.T, flags ...string) string {
+	t.Helper()
 	bin := testbed.Binary(t, "external-dns")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append(append(sharedFlags(e), "--once", "--log-level=debug"), extra...)...)
+	cmd := exec.CommandContext(ctx, bin, flags...)
 	cmd.Env = append(os.Environ(), "ETCD_URLS="+e.dnsEtcd.Endpoint)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -109,5 +116,38 @@ func TestZoneWrittenByZonekeeperIsInSyncForExternalDNS(t *testing.T) {
 	log := e.runExternalDNS(t, "--dry-run")
 	if !strings.Contains(log, "All records are already up to date") {
 		t.Fatalf("external-dns wants to change zonekeeper's zone:\n%s", tail(log, 6000))
+	}
+}
+
+// Owner migration (--migrate-from-txt-owner), on CoreDNS: a zone written under owner "old" is taken
+// over by "new" — every ownership record is rewritten, nothing else changes — after which zonekeeper
+// with owner "new" alone, and the real external-dns with owner "new", find it in sync.
+func TestMigrateFromTXTOwner(t *testing.T) {
+	e := startEnv(t)
+	e.publishTestObjects(t)
+	withOwner := func(owner string, extra ...string) []string {
+		return append([]string{"--source=ingress", "--source=service", "--registry=txt", "--txt-owner-id=" + owner, "--policy=sync"}, extra...)
+	}
+	if code, out, errOut := e.runCommand(t, append([]string{"--once"}, withOwner("old")...)...); code != app.ExitOK {
+		t.Fatalf("zonekeeper as old: exit %d\n%s\n%s", code, out, errOut)
+	}
+	e.expectAnswer(t, converge, "a-dev1.example.com", dns.TypeTXT, ownership("old", "ingress/default/nginx-test-ingress"))
+	if code, out, errOut := e.runCommand(t, append([]string{"--once"}, withOwner("new", "--migrate-from-txt-owner=old")...)...); code != app.ExitOK {
+		t.Fatalf("zonekeeper migrating: exit %d\n%s\n%s", code, out, errOut)
+	}
+	e.expectAnswer(t, converge, "a-dev1.example.com", dns.TypeTXT, ownership("new", "ingress/default/nginx-test-ingress"))
+	e.expectAnswer(t, converge, "dev1.example.com", dns.TypeA, "192.168.10.51")
+	e.expectAnswer(t, converge, "www.example.com", dns.TypeA, "192.168.10.60", "cname:alias1.example.com")
+	if code, out, errOut := e.runCommand(t, append([]string{"plan"}, withOwner("new")...)...); code != app.ExitOK {
+		t.Fatalf("zonekeeper plan as new after the migration: exit %d\n%s\n%s", code, out, errOut)
+	}
+	flags := sharedFlags(e)
+	for i, f := range flags {
+		if strings.HasPrefix(f, "--txt-owner-id=") {
+			flags[i] = "--txt-owner-id=new"
+		}
+	}
+	if log := e.runExternalDNSFlags(t, append(flags, "--once", "--log-level=debug", "--dry-run")...); !strings.Contains(log, "All records are already up to date") {
+		t.Fatalf("external-dns as new wants changes:\n%s", tail(log, 4000))
 	}
 }

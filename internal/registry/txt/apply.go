@@ -190,7 +190,7 @@ func (b *batch) txtKey(rec *endpoint.Endpoint) endpoint.Key {
 // us touch another owner's record. A record missing from the cache is judged by its label alone; the
 // provider rejects the change if the record really is gone.
 func (b *batch) ownedByUs(e *endpoint.Endpoint) bool {
-	if e.Owner() != b.r.ownerID {
+	if !b.r.ourOwner(e.Owner()) {
 		return false
 	}
 	cached := b.s.entries[keyOf(e)]
@@ -205,7 +205,7 @@ func (b *batch) ownedByUs(e *endpoint.Endpoint) bool {
 }
 
 func (b *batch) ours(own *ownership) bool {
-	return own.labels[endpoint.OwnerLabelKey] == b.r.ownerID
+	return b.r.ourOwner(own.labels[endpoint.OwnerLabelKey])
 }
 
 func (b *batch) addOrigin(a provider.Action, e *endpoint.Endpoint) int {
@@ -289,4 +289,9 @@ func (r *Registry) patch(s *state, sent []*sentChange) {
 			r.touchOwned(s, c.ep)
 		}
 	}
+}
+
+// ourOwner reports whether an owner label is ours: our owner id, or the one we migrate from.
+func (r *Registry) ourOwner(owner string) bool {
+	return owner == r.ownerID || (r.oldOwner != "" && owner == r.oldOwner)
 }

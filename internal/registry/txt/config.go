@@ -13,6 +13,9 @@ import (
 type Config struct {
 	// OwnerID is --txt-owner-id. Required.
 	OwnerID string
+	// OldOwnerID is --migrate-from-txt-owner: that owner's records and ownership TXTs count as ours, and
+	// the TXTs are rewritten with OwnerID as the plan updates the records.
+	OldOwnerID string
 	// Prefix (--txt-prefix) and Suffix (--txt-suffix) wrap the first label of TXT names. Either may
 	// contain %{record_type}. They are mutually exclusive.
 	Prefix string

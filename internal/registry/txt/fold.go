@@ -81,7 +81,7 @@ func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
 			e.Labels[k] = v
 		}
 	}
-	if e.Owner() == r.ownerID && r.managed[e.RecordType] &&
+	if r.ourOwner(e.Owner()) && r.managed[e.RecordType] &&
 		s.ownershipTXT(txtName, e.SetIdentifier) == nil {
 		e.SetProviderSpecific(ForceUpdateProperty, "true")
 	}

@@ -20,6 +20,7 @@ var _ registry.Registry = (*Registry)(nil)
 type Registry struct {
 	provider provider.Provider
 	ownerID  string
+	oldOwner string // --migrate-from-txt-owner; "" when not migrating
 	mapper   Mapper
 	codec    codec
 	managed  map[string]bool
@@ -55,6 +56,7 @@ func New(p provider.Provider, cfg Config) (*Registry, error) {
 	return &Registry{
 		provider: p,
 		ownerID:  cfg.OwnerID,
+		oldOwner: cfg.OldOwnerID,
 		mapper:   m,
 		codec:    newCodec(key, cfg.EncryptEnabled),
 		managed:  managed,
