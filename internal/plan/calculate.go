@@ -40,7 +40,7 @@ type keyed struct {
 type planner struct {
 	ownerID    string
 	oldOwnerID string
-	policy  Policy
+	policy     Policy
 
 	creates, updates, deletes []keyed
 	conflicts                 []Conflict
