@@ -57,11 +57,15 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       cfg.WebhookProviderReadTimeout,
 		// Applying a large body to a slow backend takes longer than reading it.
-		WriteTimeout: cfg.WebhookProviderWriteTimeout + time.Minute,
+		WriteTimeout: webhook.ApplyTimeout + 30*time.Second,
 	}
+	// On SIGTERM, applies in progress finish before the process exits: an apply cut between two
+	// Route 53 batches would leave a record without its ownership TXT until the next run.
+	stopped := make(chan struct{})
 	go func() {
+		defer close(stopped)
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		shutdown, cancel := context.WithTimeout(context.Background(), webhook.ApplyTimeout)
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}()
@@ -70,6 +74,7 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 		log.Error("Webhook server stopped", "error", err.Error())
 		return ExitError
 	}
+	<-stopped
 	log.Info("Stopped")
 	return ExitOK
 }

@@ -105,7 +105,10 @@ func (c *Controller) reportHeld(hs []plan.HeldChange) {
 		}
 		h := hs[i]
 		why := "its object no longer asks for it"
-		if h.Action == plan.ActionUpdate {
+		switch {
+		case h.OwnerMigration:
+			why = "its ownership record would move to this owner (--migrate-from-txt-owner)"
+		case h.Action == plan.ActionUpdate:
 			why = "its object asks for other targets or another TTL"
 		}
 		c.log.Info(fmt.Sprintf("Kept by --policy=%s: %s %s", c.settings.Policy, h.Action, h.Key), "reason", why, "resource", h.Resource)

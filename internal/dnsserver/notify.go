@@ -117,16 +117,21 @@ func (n *notifier) loop() {
 
 // send delivers one NOTIFY for zone to t, retrying while it is not answered.
 func (n *notifier) send(t NotifyTarget, zone string) {
-	m := new(dns.Msg)
-	m.SetNotify(zone)
-	c := &dns.Client{Net: "udp", TsigSecret: n.keys}
-	if t.Key != "" {
-		alg := n.algorithms[t.Key]
-		if alg == "" {
-			alg = dns.HmacSHA256
+	// Built for each try: miekg/dns takes the TSIG record out of a message when it signs it, so a
+	// message sent again would go out unsigned.
+	message := func() *dns.Msg {
+		m := new(dns.Msg)
+		m.SetNotify(zone)
+		if t.Key != "" {
+			alg := n.algorithms[t.Key]
+			if alg == "" {
+				alg = dns.HmacSHA256
+			}
+			m.SetTsig(t.Key, alg, 300, time.Now().Unix())
 		}
-		m.SetTsig(t.Key, alg, 300, time.Now().Unix())
+		return m
 	}
+	c := &dns.Client{Net: "udp", TsigSecret: n.keys}
 	timeout := notifyTimeout
 	var err error
 	for attempt := 0; attempt < notifyAttempts; attempt++ {
@@ -137,7 +142,7 @@ func (n *notifier) send(t NotifyTarget, zone string) {
 		}
 		c.Timeout = timeout
 		var r *dns.Msg
-		r, err = n.exchange(c, m, t.Addr)
+		r, err = n.exchange(c, message(), t.Addr)
 		if err == nil && r.Rcode == dns.RcodeSuccess {
 			n.mu.Lock()
 			n.sent++
@@ -148,8 +153,8 @@ func (n *notifier) send(t NotifyTarget, zone string) {
 			err = fmt.Errorf("answered %s", dns.RcodeToString[r.Rcode])
 			break // a refusal is not fixed by asking again
 		}
-		if errors.Is(err, dns.ErrSig) || errors.Is(err, dns.ErrTime) || errors.Is(err, dns.ErrSecret) {
-			break // the secondary answered with a bad signature: nor is this
+		if errors.Is(err, dns.ErrSig) || errors.Is(err, dns.ErrTime) || errors.Is(err, dns.ErrSecret) || errors.Is(err, dns.ErrKeyAlg) {
+			break // a bad signature, or one that cannot be made: nor is this
 		}
 		timeout *= 2
 	}

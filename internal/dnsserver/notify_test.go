@@ -207,14 +207,39 @@ key "odd" { algorithm gss-tsig; secret "` + xfrSecret + `"; };
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The keys load whatever their algorithm; a NOTIFY key must be one miekg/dns signs with.
 	cfg := Config{Listen: []string{"127.0.0.1:0"}, Zones: []string{testZone}, TSIGKeys: keys, TSIGAlgorithms: algs,
-		Notify: []NotifyTarget{{Addr: "[2001:db8::53]", Key: "old"}}}
+		Notify: []NotifyTarget{{Addr: "[2001:db8::53]", Key: "new"}}}
 	s, err := New(cfg, nil)
 	if err != nil || s.cfg.Notify[0].Addr != "[2001:db8::53]:53" {
 		t.Fatalf("New = %v, %v", err, s)
 	}
-	cfg.Notify = []NotifyTarget{{Addr: "192.0.2.53", Key: "odd"}}
-	if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "cannot sign with algorithm gss-tsig.") {
-		t.Errorf("a key that cannot sign NOTIFYs: %v", err)
+	for _, key := range []string{"odd", "old"} {
+		cfg.Notify = []NotifyTarget{{Addr: "192.0.2.53", Key: key}}
+		if _, err := New(cfg, nil); err == nil || !strings.Contains(err.Error(), "cannot sign with algorithm") {
+			t.Errorf("key %s cannot sign NOTIFYs: %v", key, err)
+		}
+	}
+}
+
+// Every try is signed: miekg/dns strips the TSIG record when it signs, so a resent message must be
+// built again.
+func TestRetriedNotifyIsSigned(t *testing.T) {
+	sec := startSecondary(t, dns.RcodeSuccess)
+	gate := make(chan struct{})
+	sec.mu.Lock()
+	sec.gate = gate // hold the first answer past the first try's timeout
+	sec.mu.Unlock()
+	s := start(t, Config{TSIGKeys: map[string]string{xfrKey: xfrSecret}, Notify: []NotifyTarget{{Addr: sec.addr, Key: "xfr-key"}}})
+	set(t, s, "default", "www.example.test. 60 IN A 192.0.2.1")
+	waitNotifies(t, sec, 2) // the first try and its resend
+	sec.mu.Lock()
+	sec.gate = nil
+	sec.mu.Unlock()
+	close(gate)
+	for _, n := range sec.notifies() {
+		if n != "NOTIFY example.test. signed aa=true" {
+			t.Errorf("got %q", n)
+		}
 	}
 }

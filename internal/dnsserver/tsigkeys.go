@@ -25,8 +25,9 @@ var keyAlgorithm = regexp.MustCompile(`algorithm\s+"?([A-Za-z0-9.-]+)"?\s*;`)
 // ReadTSIGKeyAlgorithms returns key name → algorithm (a miekg/dns name such as "hmac-sha256.") of the
 // keys in a BIND key file, for signing what the server sends itself (NOTIFY). A key without an
 // algorithm line is hmac-sha256, tsig-keygen's default; BIND's short name hmac-md5 is
-// hmac-md5.sig-alg.reg.int. Whether an algorithm can sign is checked only for keys that sign NOTIFYs:
-// transfers are verified with whatever algorithm the secondary uses.
+// hmac-md5.sig-alg.reg.int. Loading never fails on the algorithm: only keys that sign NOTIFYs are
+// checked (signingAlgorithm). miekg/dns no longer signs or verifies HMAC-MD5, so an MD5 key can
+// neither sign a NOTIFY nor authorise a transfer.
 func ReadTSIGKeyAlgorithms(path string) (map[string]string, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -46,10 +47,10 @@ func ReadTSIGKeyAlgorithms(path string) (map[string]string, error) {
 	return out, nil
 }
 
-// signingAlgorithm reports whether miekg/dns can sign with the algorithm.
+// signingAlgorithm reports whether miekg/dns can sign with the algorithm (HMAC-MD5 it refuses).
 func signingAlgorithm(alg string) bool {
 	switch alg {
-	case dns.HmacMD5, dns.HmacSHA1, dns.HmacSHA224, dns.HmacSHA256, dns.HmacSHA384, dns.HmacSHA512:
+	case dns.HmacSHA1, dns.HmacSHA224, dns.HmacSHA256, dns.HmacSHA384, dns.HmacSHA512:
 		return true
 	}
 	return false

@@ -95,6 +95,15 @@ func TestMigrateFromOldOwner(t *testing.T) {
 	if len(r.OwnerMismatches) != 1 || r.OwnerMismatches[0].Key.DNSName != "third.example.com" {
 		t.Errorf("mismatches %+v, want the third owner's record", r.OwnerMismatches)
 	}
+	// Under create-only the rewrites are held, and an owner-only one says so.
+	r = Calculate(Input{Desired: desired, Current: current, OwnerID: "new", OldOwnerID: "old", Policy: PolicyCreateOnly})
+	var held []string
+	for _, h := range r.HeldByPolicy {
+		held = append(held, fmt.Sprintf("%s %s migration=%v", h.Action, h.Key.DNSName, h.OwnerMigration))
+	}
+	if want := "DELETE gone.example.com migration=false; UPDATE insync.example.com migration=true; UPDATE stale.example.com migration=false"; strings.Join(held, "; ") != want {
+		t.Errorf("held %v, want %s", held, want)
+	}
 	// Without the flag, the old owner's records are someone else's.
 	r = Calculate(Input{Desired: desired, Current: current, OwnerID: "new", Policy: PolicySync})
 	if r.Changes.HasChanges() {

@@ -26,6 +26,8 @@ type HeldChange struct {
 	// Resource is the object the change is for: the desired endpoint's for an update, the record's
 	// own (an object that is gone, or no longer asks for the name) for a delete.
 	Resource string
+	// OwnerMigration: the update would only rewrite the ownership record (--migrate-from-txt-owner).
+	OwnerMigration bool
 }
 
 // Conflict is a desired endpoint that lost its record set to another desired endpoint.

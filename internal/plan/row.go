@@ -54,8 +54,10 @@ func (p *planner) planRow(row []entry) {
 		case len(g.current) > 0:
 			current, r := p.pickCurrent(g.current, cands)
 			p.conflicts = r.losers(current.key(), cands, p.conflicts)
-			if needsUpdate(r.winner, current.ep) || p.migrating(current.ep) {
-				p.update(current, r.winner)
+			if needsUpdate(r.winner, current.ep) {
+				p.update(current, r.winner, false)
+			} else if p.migrating(current.ep) {
+				p.update(current, r.winner, true)
 			}
 		}
 	}
@@ -72,10 +74,11 @@ func (p *planner) planRow(row []entry) {
 
 // The policy is applied before the owner filter, so a change the policy forbids is not reported as
 // an owner mismatch.
-func (p *planner) update(current entry, winner *endpoint.Endpoint) {
+func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly bool) {
 	if !p.policy.allowsUpdates() {
 		if p.owned(current.ep) {
-			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource()})
+			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource(),
+				OwnerMigration: ownerOnly})
 		}
 		return
 	}

@@ -346,17 +346,18 @@ type httpError struct {
 func (e *httpError) Error() string { return e.msg }
 
 // outage reports whether err means the server, or what is behind it, cannot take any request now,
-// rather than that it refused this body: transport errors and timeouts; 401 and 403 (credentials),
-// 404 and 405 (not a webhook provider at that URL), 408 and 429 (slow down), 502, 503 and 504.
-// Splitting a batch cannot help then. A bare 500 stays a refusal: external-dns's own server answers
-// every failure so, and the split budget bounds what an outage behind it costs.
+// rather than that it refused this body: transport errors and timeouts; 401 (credentials), 405 (not a
+// webhook provider at that URL), 408 and 429 (slow down), 502, 503 and 504. Splitting a batch cannot
+// help then. A bare 500, a 403 or a 404 stays a refusal: external-dns's own server answers every
+// failure with 500, and third-party ones answer 403 or 404 for one record ("zone not found") as well
+// as for all of them; the split budget bounds what an outage costs.
 func outage(err error) bool {
 	var he *httpError
 	if !errors.As(err, &he) {
 		return true
 	}
 	switch he.status {
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusMethodNotAllowed,
+	case http.StatusUnauthorized, http.StatusMethodNotAllowed,
 		http.StatusRequestTimeout, http.StatusTooManyRequests,
 		http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		return true

@@ -170,7 +170,7 @@ func TestRefusedChangeIsolatedBySplitting(t *testing.T) {
 // rejected.
 func TestUnavailableServerFailsTheCall(t *testing.T) {
 	for _, status := range []int{http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout,
-		http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusTooManyRequests} {
+		http.StatusUnauthorized, http.StatusMethodNotAllowed, http.StatusTooManyRequests} {
 		f := &fakeWebhook{status: status}
 		p := start(t, f)
 		err := p.ApplyChanges(context.Background(), &plan.Changes{Create: []*endpoint.Endpoint{

@@ -37,8 +37,9 @@ func Handler(p provider.Provider, filter plan.DomainFilter, log *slog.Logger) ht
 	return mux
 }
 
-// applyTimeout bounds one POST /records on the backend (Route 53 sends batches a second apart).
-const applyTimeout = 5 * time.Minute
+// ApplyTimeout bounds one POST /records on the backend (Route 53 sends batches a second apart). The
+// HTTP server's write timeout and its shutdown must allow as much, or the answer (or the apply) is cut.
+const ApplyTimeout = 5 * time.Minute
 
 type server struct {
 	p      provider.Provider
@@ -86,7 +87,7 @@ func (s *server) apply(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// A client that gives up (external-dns waits 15 s) must not cut an apply in the middle.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), applyTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), ApplyTimeout)
 	defer cancel()
 	err := s.p.ApplyChanges(ctx, &c)
 	if err == nil {
