@@ -44,7 +44,7 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 	p = m.InstrumentProvider(cfg.Provider, p)
 	if cfg.DryRun {
 		// As external-dns's --webhook-server --dry-run: the provider is read, never written.
-		p = dryRunProvider{Provider: p, log: log}
+		p = dryRunProvider{Wrapped: provider.Wrapped{Provider: p}, log: log}
 	}
 	l, err := net.Listen("tcp", cfg.WebhookServerAddress)
 	if err != nil {
@@ -104,7 +104,7 @@ func serveWebhookOps(ctx context.Context, addr string, m *metrics.Metrics, log *
 
 // dryRunProvider logs the changes a webhook client asks for and applies none.
 type dryRunProvider struct {
-	provider.Provider
+	provider.Wrapped
 	log *slog.Logger
 }
 
@@ -118,19 +118,4 @@ func (d dryRunProvider) ApplyChanges(_ context.Context, c *plan.Changes) error {
 		}
 	}
 	return nil
-}
-
-// Invalidate reaches the provider's cache through the wrapper.
-func (d dryRunProvider) Invalidate() {
-	if inv, ok := d.Provider.(interface{ Invalidate() }); ok {
-		inv.Invalidate()
-	}
-}
-
-// AdjustEndpoints reaches the provider through the wrapper.
-func (d dryRunProvider) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
-	if adj, ok := d.Provider.(provider.EndpointAdjuster); ok {
-		return adj.AdjustEndpoints(ctx, eps)
-	}
-	return eps, nil
 }

@@ -9,16 +9,17 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
-// instrumentedProvider counts and times the calls to a provider.
+// instrumentedProvider counts and times the calls to a provider; provider.Wrapped forwards the
+// optional interfaces the registry finds by type assertion.
 type instrumentedProvider struct {
-	provider.Provider
+	provider.Wrapped
 	name string
 	m    *Metrics
 }
 
 // InstrumentProvider wraps p so that its calls are counted, timed and their errors counted.
 func (m *Metrics) InstrumentProvider(name string, p provider.Provider) provider.Provider {
-	return &instrumentedProvider{Provider: p, name: name, m: m}
+	return &instrumentedProvider{Wrapped: provider.Wrapped{Provider: p}, name: name, m: m}
 }
 
 func (p *instrumentedProvider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
@@ -48,31 +49,13 @@ func (p *instrumentedProvider) observe(op string, start time.Time, err error) {
 	p.m.providerErrors.WithLabelValues(p.name, op, kind).Inc()
 }
 
-// AdjustEndpoints forwards to the provider when it adjusts endpoints (the registry finds the method
-// by type assertion, so the wrapper must offer it), and returns the endpoints unchanged otherwise.
+// AdjustEndpoints is timed when the provider adjusts endpoints (a webhook asks its server).
 func (p *instrumentedProvider) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
-	adj, ok := p.Provider.(provider.EndpointAdjuster)
-	if !ok {
+	if _, ok := p.Provider.(provider.EndpointAdjuster); !ok {
 		return eps, nil
 	}
 	start := time.Now()
-	out, err := adj.AdjustEndpoints(ctx, eps)
+	out, err := p.Wrapped.AdjustEndpoints(ctx, eps)
 	p.observe("adjust_endpoints", start, err)
 	return out, err
-}
-
-// DomainFilter forwards to the provider's negotiated filter, if it has one.
-func (p *instrumentedProvider) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
-	if f, ok := p.Provider.(provider.DomainFilterer); ok {
-		return f.DomainFilter(ctx)
-	}
-	return plan.DomainFilter{}, nil
-}
-
-// Invalidate forwards to the provider's cache, if it has one (Route 53's write-through cache, dropped
-// at every resync).
-func (p *instrumentedProvider) Invalidate() {
-	if inv, ok := p.Provider.(interface{ Invalidate() }); ok {
-		inv.Invalidate()
-	}
 }

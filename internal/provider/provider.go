@@ -101,3 +101,34 @@ func AsApplyError(err error) (*ApplyError, bool) {
 	ok := errors.As(err, &ae)
 	return ae, ok
 }
+
+// Wrapped is the base of a wrapper around a Provider (metrics, dry run): it forwards the optional
+// interfaces (EndpointAdjuster, DomainFilterer, and Invalidate of a cache) that callers find by type
+// assertion, which embedding the Provider interface alone would hide. A wrapper embeds it and
+// overrides what it changes.
+type Wrapped struct {
+	Provider
+}
+
+// AdjustEndpoints forwards to the provider, or returns the endpoints unchanged.
+func (w Wrapped) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	if adj, ok := w.Provider.(EndpointAdjuster); ok {
+		return adj.AdjustEndpoints(ctx, eps)
+	}
+	return eps, nil
+}
+
+// DomainFilter forwards to the provider, or selects every name.
+func (w Wrapped) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
+	if f, ok := w.Provider.(DomainFilterer); ok {
+		return f.DomainFilter(ctx)
+	}
+	return plan.DomainFilter{}, nil
+}
+
+// Invalidate forwards to the provider's cache, if it has one.
+func (w Wrapped) Invalidate() {
+	if inv, ok := w.Provider.(interface{ Invalidate() }); ok {
+		inv.Invalidate()
+	}
+}
