@@ -31,24 +31,14 @@ func (r *Registry) ApplyChanges(ctx context.Context, c *plan.Changes) error {
 func (r *Registry) OwnerID() string { return "" }
 
 // Invalidate forwards to a provider with a cache of its own.
-func (r *Registry) Invalidate() {
-	if inv, ok := r.provider.(interface{ Invalidate() }); ok {
-		inv.Invalidate()
-	}
-}
+func (r *Registry) Invalidate() { provider.Wrapped{Provider: r.provider}.Invalidate() }
 
 // DomainFilter forwards to the provider's negotiated filter, if it has one.
 func (r *Registry) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
-	if f, ok := r.provider.(provider.DomainFilterer); ok {
-		return f.DomainFilter(ctx)
-	}
-	return plan.DomainFilter{}, nil
+	return provider.Wrapped{Provider: r.provider}.DomainFilter(ctx)
 }
 
 // AdjustEndpoints forwards to the provider, like the TXT registry.
 func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
-	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {
-		return adj.AdjustEndpoints(ctx, eps)
-	}
-	return eps, nil
+	return provider.Wrapped{Provider: r.provider}.AdjustEndpoints(ctx, eps)
 }

@@ -110,26 +110,18 @@ func (r *Registry) Invalidate() {
 	r.mu.Lock()
 	r.state = nil
 	r.mu.Unlock()
-	if inv, ok := r.provider.(interface{ Invalidate() }); ok {
-		inv.Invalidate()
-	}
+	provider.Wrapped{Provider: r.provider}.Invalidate()
 }
 
 // DomainFilter forwards to the provider's negotiated filter, if it has one.
 func (r *Registry) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
-	if f, ok := r.provider.(provider.DomainFilterer); ok {
-		return f.DomainFilter(ctx)
-	}
-	return plan.DomainFilter{}, nil
+	return provider.Wrapped{Provider: r.provider}.DomainFilter(ctx)
 }
 
 // AdjustEndpoints lets the provider put desired endpoints into the form its Records returns (Route 53
 // turns a CNAME to a load balancer into an A ALIAS), so that the plan compares like with like.
 func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
-	if adj, ok := r.provider.(provider.EndpointAdjuster); ok {
-		return adj.AdjustEndpoints(ctx, eps)
-	}
-	return eps, nil
+	return provider.Wrapped{Provider: r.provider}.AdjustEndpoints(ctx, eps)
 }
 
 func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, bool) {
