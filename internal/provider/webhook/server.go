@@ -53,11 +53,7 @@ func (s *server) negotiate(w http.ResponseWriter, _ *http.Request) {
 
 // invalidate drops a provider's cache (Route 53's write-through cache). Behind the webhook no
 // controller resyncs it, and external-dns lists every loop: each listing must read the backend.
-func (s *server) invalidate() {
-	if inv, ok := s.p.(interface{ Invalidate() }); ok {
-		inv.Invalidate()
-	}
-}
+func (s *server) invalidate() { provider.Wrapped{Provider: s.p}.Invalidate() }
 
 func (s *server) records(w http.ResponseWriter, r *http.Request) {
 	s.invalidate()
