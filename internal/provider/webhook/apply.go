@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/bits"
 	"net/http"
 	"strings"
 
@@ -24,9 +23,9 @@ type change struct {
 
 // ApplyChanges is POST /records. When the server refuses the body, the changes are split in halves
 // (a record and its ownership TXT always on the same side) until each refused group stands alone;
-// every group ends up applied or reported with the server's answer. A zonekeeper server names the
-// refused changes itself, and then nothing is split. An unreachable server (or 502, 503, 504) fails
-// the call as a whole, for the controller to retry.
+// every group ends up applied or reported with the server's answer (sender). A zonekeeper server
+// names the refused changes itself, and then nothing is split. An unreachable server (or 502, 503,
+// 504) fails the call as a whole, for the controller to retry.
 //
 // A webhook server that applied part of a refused body before failing is re-sent that part during
 // the split; what it then refuses as already done is reported, and the next run's listing settles it.
@@ -39,8 +38,7 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	}
 	all := flatten(changes)
 	gs := groups(all)
-	budget := splitBudget(len(gs))
-	s := &sender{p: p, budget: budget, left: budget}
+	s := newSender(p, len(gs))
 	if err := s.send(ctx, gs); err != nil {
 		return fmt.Errorf("webhook provider %s: %w", p.base, err)
 	}
@@ -85,56 +83,6 @@ func groups(all []*change) [][]*change {
 		out[g] = append(out[g], all[i])
 	}
 	return out
-}
-
-// splitBudget bounds the refused requests one call may cost. Isolating k refused groups among n costs
-// about 2k·log2(n) requests, so the budget isolates a few at once; a server that refuses everything —
-// a bare 500 while the DNS service behind it is down, as external-dns's own server answers — costs at
-// most this instead of 2n requests, and the groups not tried are reported as not sent, for the
-// controller to retry with backoff.
-func splitBudget(groups int) int { return 4*bits.Len(uint(groups)) + 4 }
-
-// sender posts one call's groups, splitting refused bodies within a budget of refusals.
-type sender struct {
-	p      *Provider
-	budget int   // refusals the call may take
-	left   int   // of which are left
-	last   error // the last refusal
-}
-
-// send posts the groups; on a refusal it marks what the server named, or splits.
-func (s *sender) send(ctx context.Context, gs [][]*change) error {
-	if s.left <= 0 {
-		for _, g := range gs {
-			for _, c := range g {
-				c.rejected = fmt.Errorf("not sent: the webhook provider refused %d requests of this call (last: %v)", s.budget, s.last)
-			}
-		}
-		return nil
-	}
-	err := s.p.post(ctx, gs)
-	if err == nil {
-		return nil
-	}
-	if named, ok := err.(*namedRejections); ok {
-		return named.mark(gs)
-	}
-	if outage(err) {
-		return err
-	}
-	s.left--
-	s.last = err
-	if len(gs) == 1 {
-		for _, c := range gs[0] {
-			c.rejected = fmt.Errorf("the webhook provider refused %s: %v", describeGroup(gs[0]), err)
-		}
-		return nil
-	}
-	mid := len(gs) / 2
-	if err := s.send(ctx, gs[:mid]); err != nil {
-		return err
-	}
-	return s.send(ctx, gs[mid:])
 }
 
 // post sends one POST /records.

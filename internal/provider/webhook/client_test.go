@@ -20,8 +20,9 @@ import (
 // apply with a bare 500 and applies nothing of it.
 type fakeWebhook struct {
 	mu         sync.Mutex
-	refuse     string // a body holding this name is refused whole
-	refuse2    string // and this one
+	refuse     string          // a body holding this name is refused whole
+	refuse2    string          // and this one
+	refuseSet  map[string]bool // and these
 	adjusts    int
 	status     int // answer every POST /records with this status when set
 	applied    []string
@@ -68,7 +69,7 @@ func (f *fakeWebhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var names []string
 		for _, l := range [][]*endpoint.Endpoint{c.Create, c.UpdateNew, c.Delete} {
 			for _, e := range l {
-				if e.DNSName == f.refuse || (f.refuse2 != "" && e.DNSName == f.refuse2) {
+				if e.DNSName == f.refuse || (f.refuse2 != "" && e.DNSName == f.refuse2) || f.refuseSet[e.DNSName] {
 					http.Error(w, "the DNS API says: "+e.DNSName+" is not allowed", http.StatusInternalServerError)
 					return
 				}
