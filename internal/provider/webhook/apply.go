@@ -40,7 +40,7 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	gs := groups(all)
 	s := newSender(p, len(gs))
 	if err := s.send(ctx, gs); err != nil {
-		return fmt.Errorf("webhook provider %s: %w", p.base, err)
+		return fmt.Errorf("webhook provider %s: %w", p.shown, err)
 	}
 	var rejected []provider.RejectedChange
 	for _, c := range all {
@@ -107,12 +107,12 @@ func (p *Provider) post(ctx context.Context, gs [][]*change) error {
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.base.JoinPath(pathRecords).String(), bytes.NewReader(b))
+	req, err := p.request(ctx, http.MethodPost, p.base.JoinPath(pathRecords).String(), bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", MediaType)
-	resp, err := p.client.Do(req)
+	resp, err := p.do(req)
 	if err != nil {
 		p.failed(call)
 		return err

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/logging"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
@@ -53,6 +54,7 @@ type Metrics interface {
 // server's answer while the others are applied.
 type Provider struct {
 	base    *url.URL
+	shown   string // base without its credentials, for logs and errors
 	client  *http.Client
 	cfg     Config
 	log     *slog.Logger
@@ -70,12 +72,13 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.URL == "" {
 		cfg.URL = "http://localhost:8888"
 	}
+	shown := logging.RedactURL(cfg.URL)
 	u, err := url.Parse(cfg.URL)
 	if err != nil {
-		return nil, fmt.Errorf("--webhook-provider-url %q: %v", cfg.URL, err)
+		return nil, fmt.Errorf("--webhook-provider-url %q: %v", shown, logging.RedactURLError(err))
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--webhook-provider-url %q: want http://HOST:PORT or https://HOST:PORT", cfg.URL)
+		return nil, fmt.Errorf("--webhook-provider-url %q: want http://HOST:PORT or https://HOST:PORT", shown)
 	}
 	if cfg.ReadTimeout <= 0 {
 		cfg.ReadTimeout = 5 * time.Second
@@ -95,6 +98,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	return &Provider{
 		base:    u,
+		shown:   shown,
 		client:  &http.Client{Timeout: cfg.ReadTimeout + cfg.WriteTimeout},
 		cfg:     cfg,
 		log:     log,
@@ -133,7 +137,7 @@ func (p *Provider) DomainFilter(ctx context.Context) (plan.DomainFilter, error) 
 	p.mu.Lock()
 	p.negotiated, p.filter = true, df
 	p.mu.Unlock()
-	p.log.Info("Negotiated with the webhook provider", "url", p.base.String(),
+	p.log.Info("Negotiated with the webhook provider", "url", p.shown,
 		"include", df.Filters(), "exclude", df.Excludes(), "regexInclude", df.Regex(), "regexExclude", df.RegexExclusion())
 	return df, nil
 }
@@ -164,21 +168,21 @@ func (p *Provider) negotiate(ctx context.Context) (plan.DomainFilter, error) {
 		}
 		select {
 		case <-ctx.Done():
-			return plan.DomainFilter{}, fmt.Errorf("webhook provider %s: negotiation: %w (last: %v)", p.base, ctx.Err(), last)
+			return plan.DomainFilter{}, fmt.Errorf("webhook provider %s: negotiation: %w (last: %v)", p.shown, ctx.Err(), last)
 		case <-time.After(wait):
 		}
 		wait *= 2
 	}
-	return plan.DomainFilter{}, fmt.Errorf("webhook provider %s: negotiation: %w", p.base, last)
+	return plan.DomainFilter{}, fmt.Errorf("webhook provider %s: negotiation: %w", p.shown, last)
 }
 
 func (p *Provider) negotiateOnce(ctx context.Context) (df plan.DomainFilter, retry bool, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.base.String(), nil)
+	req, err := p.request(ctx, http.MethodGet, p.base.String(), nil)
 	if err != nil {
 		return df, false, err
 	}
 	req.Header.Set("Accept", MediaType)
-	resp, err := p.client.Do(req)
+	resp, err := p.do(req)
 	if err != nil {
 		return df, true, err
 	}
@@ -211,7 +215,7 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	}
 	if err != nil {
 		p.failed(call)
-		return nil, fmt.Errorf("webhook provider %s: %w", p.base, err)
+		return nil, fmt.Errorf("webhook provider %s: %w", p.shown, err)
 	}
 	out := eps[:0]
 	for _, e := range eps {
@@ -250,7 +254,7 @@ func (p *Provider) AdjustEndpoints(ctx context.Context, desired []*endpoint.Endp
 		err = fmt.Errorf("POST %s: HTTP %d, want 200", pathAdjust, status)
 	}
 	p.failed(call)
-	return nil, fmt.Errorf("webhook provider %s: %w", p.base, err)
+	return nil, fmt.Errorf("webhook provider %s: %w", p.shown, err)
 }
 
 // exchange sends a request with the media type and decodes a 200 answer into out. A status other
@@ -264,7 +268,7 @@ func (p *Provider) exchange(ctx context.Context, method, path string, in, out an
 		}
 		body = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, p.base.JoinPath(path).String(), body)
+	req, err := p.request(ctx, method, p.base.JoinPath(path).String(), body)
 	if err != nil {
 		return 0, err
 	}
@@ -272,7 +276,7 @@ func (p *Provider) exchange(ctx context.Context, method, path string, in, out an
 	if in != nil {
 		req.Header.Set("Content-Type", MediaType)
 	}
-	resp, err := p.client.Do(req)
+	resp, err := p.do(req)
 	if err != nil {
 		return 0, err
 	}
@@ -291,6 +295,19 @@ func (p *Provider) exchange(ctx context.Context, method, path string, in, out an
 		return resp.StatusCode, fmt.Errorf("%s %s: the answer is not the expected JSON: %v", method, path, err)
 	}
 	return resp.StatusCode, nil
+}
+
+// request is http.NewRequestWithContext with the credentials kept out of its error.
+func (p *Provider) request(ctx context.Context, method, target string, body io.Reader) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, target, body)
+	return req, logging.RedactURLError(err)
+}
+
+// do sends a request; the credentials of the URL authenticate it (basic auth) and are kept out of the
+// error.
+func (p *Provider) do(req *http.Request) (*http.Response, error) {
+	resp, err := p.client.Do(req)
+	return resp, logging.RedactURLError(err)
 }
 
 // requested and failed feed external-dns's webhook client counters.
