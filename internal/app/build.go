@@ -36,6 +36,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/source/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/status"
 	"github.com/zonekeeper/zonekeeper/internal/view"
 )
@@ -62,6 +63,7 @@ type viewPipeline struct {
 type kubeAccess struct {
 	client  kubernetes.Interface
 	dynamic dynamic.Interface
+	rest    *rest.Config
 }
 
 // observability is what the pipeline reports to: metrics and readiness (either may be nil).
@@ -93,12 +95,7 @@ func needsKube(cfg config.Config) bool {
 	if cfg.LeaderElect || cfg.PublicIPFromNode != "" || cfg.PublicIPFromService != "" {
 		return true
 	}
-	for _, s := range cfg.Sources {
-		if s == "service" || s == "ingress" || s == "crd" {
-			return true
-		}
-	}
-	return false
+	return cfg.NeedsCluster()
 }
 
 func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func(string) string, obs observability) (*pipeline, error) {
@@ -215,6 +212,11 @@ func sourceConfig(cfg config.Config) source.Config {
 		AlwaysPublishNotReadyAddresses: cfg.AlwaysPublishNotReadyAddresses,
 		ExcludeUnschedulable:           cfg.ExcludeUnschedulable,
 		DefaultTargets:                 cfg.DefaultTargets,
+		GatewayName:                    cfg.GatewayName,
+		GatewayNamespace:               cfg.GatewayNamespace,
+		GatewayLabelFilter:             cfg.GatewayLabelFilter,
+		PodSourceDomain:                cfg.PodSourceDomain,
+		IgnoreNonHostNetworkPods:       cfg.IgnoreNonHostNetworkPods,
 	}
 }
 
@@ -236,28 +238,23 @@ func postProcessConfig(cfg config.Config) source.PostProcessConfig {
 	}
 }
 
-// buildSource builds the sources; the DNSEndpoint source is also returned on its own (nil when not
-// configured), for the status writer.
+// buildSource builds the sources from the table of source kinds; the DNSEndpoint source is also
+// returned on its own (nil when not configured), for the status writer.
 func buildSource(ctx context.Context, cfg config.Config, kube kubeAccess) (source.Source, *source.DNSEndpointSource, error) {
-	scfg := sourceConfig(cfg)
+	env := source.Env{Kube: kube.client, Dynamic: kube.dynamic, REST: kube.rest, Config: sourceConfig(cfg), Manifest: cfg.Manifest}
 	var sources []source.Source
 	var crd *source.DNSEndpointSource
 	for _, name := range cfg.Sources {
-		var s source.Source
-		var err error
-		switch name {
-		case "manifest":
-			s, err = source.NewManifest(cfg.Manifest, scfg)
-		case "service":
-			s, err = source.NewService(ctx, kube.client, scfg)
-		case "ingress":
-			s, err = source.NewIngress(ctx, kube.client, scfg)
-		case "crd":
-			crd, err = source.NewDNSEndpoint(ctx, kube.client.Discovery(), kube.dynamic, scfg)
-			s = crd
+		kind, ok := kinds.Lookup(name)
+		if !ok {
+			return nil, nil, fmt.Errorf("--source=%s: unknown source", name)
 		}
+		s, err := kind.New(ctx, env)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--source=%s: %w", name, err)
+		}
+		if d, ok := s.(*source.DNSEndpointSource); ok {
+			crd = d
 		}
 		sources = append(sources, s)
 	}
@@ -282,7 +279,7 @@ func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, err
 	if err != nil {
 		return kubeAccess{}, err
 	}
-	return kubeAccess{client: client, dynamic: dyn}, nil
+	return kubeAccess{client: client, dynamic: dyn, rest: rc}, nil
 }
 
 // restConfig follows external-dns: --kubeconfig and --master, else in-cluster, else $KUBECONFIG or

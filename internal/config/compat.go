@@ -25,7 +25,7 @@ func refusedFlags() map[string]refusedFlag {
 	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "azure", "cloudflare", "dynamodb", "exoscale",
 		"godaddy", "google", "ns1", "oci", "ovh", "pihole", "plural", "transip"}
 	const (
-		notSource   = "this source is not part of zonekeeper (sources: service, ingress, crd, manifest)"
+		notSource   = "this source is not part of zonekeeper yet"
 		notFeature  = "not implemented by zonekeeper"
 		useWebhook  = "is not part of zonekeeper; use its webhook provider sidecar with --provider=webhook, or external-dns"
 		notProvider = "the %s provider " + useWebhook
@@ -36,8 +36,6 @@ func refusedFlags() map[string]refusedFlag {
 		"target-template":                        {reason: notFeature + " (use the target annotation)"},
 		"resolve-service-load-balancer-hostname": {boolean: true, reason: notFeature + ": a load balancer hostname is published as a CNAME"},
 		"expose-internal-ipv6":                   {boolean: true, reason: notFeature + " (NodePort services publish the nodes' external addresses)"},
-		"ignore-non-host-network-pods":           {boolean: true, reason: notSource + " (pod)"},
-		"pod-source-domain":                      {reason: notSource + " (pod)"},
 		"listen-endpoint-events":                 {boolean: true, reason: notFeature + ": headless services follow their EndpointSlices already"},
 		"nat64-networks":                         {reason: notFeature},
 		"create-ptr":                             {boolean: true, reason: notFeature + " (PTR records)"},
@@ -54,9 +52,6 @@ func refusedFlags() map[string]refusedFlag {
 		"skipper-routegroup-groupversion":        {reason: notSource + " (skipper-routegroup)"},
 		"traefik-disable-new":                    {boolean: true, reason: notSource + " (traefik-proxy)"},
 		"traefik-enable-legacy":                  {boolean: true, reason: notSource + " (traefik-proxy)"},
-		"gateway-name":                           {reason: notSource + " (gateway-*)"},
-		"gateway-namespace":                      {reason: notSource + " (gateway-*)"},
-		"gateway-label-filter":                   {reason: notSource + " (gateway-*)"},
 		"gateway-listener-sets":                  {boolean: true, reason: notSource + " (gateway-*)"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},

@@ -51,6 +51,11 @@ type Config struct {
 	PublishHostIP                  bool
 	AlwaysPublishNotReadyAddresses bool
 	ExcludeUnschedulable           bool
+	GatewayName                    string
+	GatewayNamespace               string
+	GatewayLabelFilter             string
+	PodSourceDomain                string
+	IgnoreNonHostNetworkPods       bool
 
 	// Provider.
 	Provider      string

@@ -9,6 +9,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/source/kinds"
 )
 
 // stringList is a repeatable flag; a value with commas is not split (external-dns does not split either).
@@ -74,7 +76,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.PrintVersion, "version", cfg.PrintVersion, "print the version and exit")
 	registerRefused(fs, &cfg.Refused)
 
-	list(&cfg.Sources, "source", "source of endpoints: service, ingress, crd (DNSEndpoint objects), manifest (repeatable)")
+	list(&cfg.Sources, "source", "source of endpoints (repeatable): "+strings.Join(kinds.Names(), ", ")+"; crd reads DNSEndpoint objects, manifest reads --manifest")
 	fs.StringVar(&cfg.Manifest, "manifest", cfg.Manifest, "file or directory of Kubernetes YAML read by --source=manifest")
 	fs.StringVar(&cfg.Namespace, "namespace", cfg.Namespace, "limit sources to this namespace (default: all)")
 	fs.StringVar(&cfg.AnnotationPrefix, "annotation-prefix", cfg.AnnotationPrefix, "annotation prefix to read (default: both external-dns.alpha.kubernetes.io/ and external-dns.kubernetes.io/)")
@@ -90,7 +92,12 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.PublishInternalServices, "publish-internal-services", cfg.PublishInternalServices, "publish ClusterIP services")
 	fs.BoolVar(&cfg.PublishHostIP, "publish-host-ip", cfg.PublishHostIP, "publish the host IP of pods behind headless services")
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
-	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets")
+	fs.BoolVar(&cfg.ExcludeUnschedulable, "exclude-unschedulable", cfg.ExcludeUnschedulable, "leave unschedulable nodes out of NodePort targets and the node source")
+	fs.StringVar(&cfg.GatewayName, "gateway-name", cfg.GatewayName, "gateway-* sources: only routes attached to Gateways of this name")
+	fs.StringVar(&cfg.GatewayNamespace, "gateway-namespace", cfg.GatewayNamespace, "gateway-* sources: only Gateways in this namespace")
+	fs.StringVar(&cfg.GatewayLabelFilter, "gateway-label-filter", cfg.GatewayLabelFilter, "gateway-* sources: label selector the parent Gateways must match")
+	fs.StringVar(&cfg.PodSourceDomain, "pod-source-domain", cfg.PodSourceDomain, "pod source: publish every pod as <pod name>.<domain>")
+	fs.BoolVar(&cfg.IgnoreNonHostNetworkPods, "ignore-non-host-network-pods", cfg.IgnoreNonHostNetworkPods, "pod source: publish only pods with hostNetwork")
 
 	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: aws (Route 53), coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory, webhook (a webhook provider at --webhook-provider-url)")
 	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
@@ -324,13 +331,11 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("--min-ttl must not be negative"))
 	}
 	if len(c.Sources) == 0 && !c.WebhookServer && !c.PrintVersion {
-		errs = append(errs, errors.New("--source: at least one source is required (service, ingress, crd, manifest)"))
+		errs = append(errs, fmt.Errorf("--source: at least one source is required (%s)", strings.Join(kinds.Names(), ", ")))
 	}
 	for _, s := range c.Sources {
-		switch s {
-		case "service", "ingress", "crd", "manifest":
-		default:
-			errs = append(errs, fmt.Errorf("--source=%s: unknown source (supported: service, ingress, crd, manifest)", s))
+		if err := checkSourceName(s); err != nil {
+			errs = append(errs, err)
 		}
 		if s == "manifest" && c.Manifest == "" {
 			errs = append(errs, errors.New("--source=manifest needs --manifest=FILE|DIR"))
@@ -393,10 +398,8 @@ func (c *Config) Validate() error {
 		if c.LeaderElectLeaseName == "" {
 			errs = append(errs, errors.New("--leader-elect-lease-name must not be empty"))
 		}
-		for _, s := range c.Sources {
-			if s == "manifest" && len(c.Sources) == 1 {
-				errs = append(errs, errors.New("--leader-elect needs a Kubernetes API: use it with --source=service or --source=ingress"))
-			}
+		if !c.NeedsCluster() {
+			errs = append(errs, errors.New("--leader-elect needs a Kubernetes API: use it with a source that reads the cluster (service, ingress, ...)"))
 		}
 	}
 	switch c.LogFormat {

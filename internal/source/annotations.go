@@ -21,13 +21,14 @@ const (
 	keyAccess                = "access"
 	keyEndpointsType         = "endpoints-type"
 	keyIngressHostnameSource = "ingress-hostname-source"
+	keyGatewayHostnameSource = "gateway-hostname-source"
 	keySetIdentifier         = "set-identifier"
 	keyAlias                 = "alias"
 )
 
 var knownKeys = []string{
 	keyHostname, keyInternalHostname, keyTarget, keyTTL, keyController, keyAccess, keyEndpointsType,
-	keyIngressHostnameSource, keySetIdentifier, keyAlias,
+	keyIngressHostnameSource, keyGatewayHostnameSource, keySetIdentifier, keyAlias,
 }
 
 // annotationReader finds zonekeeper annotations under the configured prefixes.

@@ -55,6 +55,13 @@ type Config struct {
 	// list none, as in external-dns. (With --force-default-targets, PostProcess applies them to every
 	// source.)
 	DefaultTargets []string
+	// GatewayName (--gateway-name), GatewayNamespace (--gateway-namespace) and GatewayLabelFilter
+	// (--gateway-label-filter) select the parent Gateways the gateway-* sources follow.
+	GatewayName, GatewayNamespace, GatewayLabelFilter string
+	// PodSourceDomain (--pod-source-domain) publishes every pod as <name>.<domain> (pod source).
+	PodSourceDomain string
+	// IgnoreNonHostNetworkPods (--ignore-non-host-network-pods) keeps only hostNetwork pods (pod source).
+	IgnoreNonHostNetworkPods bool
 }
 
 // DefaultConfig returns the flag defaults.

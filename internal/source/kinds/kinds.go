@@ -1,0 +1,40 @@
+// Package kinds is the one table of source kinds: every value --source takes. A new kind lives in its own
+// files (or package under internal/source) and adds one line here; flags validation, the pipeline, the
+// RBAC check and the docs test read this table.
+package kinds
+
+import (
+	"sort"
+
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// All returns every source kind zonekeeper implements.
+func All() []source.Kind {
+	return []source.Kind{
+		source.ServiceKind(),
+		source.IngressKind(),
+		source.DNSEndpointKind(),
+		source.ManifestKind(),
+	}
+}
+
+// Lookup returns the kind named name.
+func Lookup(name string) (source.Kind, bool) {
+	for _, k := range All() {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return source.Kind{}, false
+}
+
+// Names returns the names of every kind, sorted.
+func Names() []string {
+	var out []string
+	for _, k := range All() {
+		out = append(out, k.Name)
+	}
+	sort.Strings(out)
+	return out
+}
