@@ -76,13 +76,24 @@ func newInformerFactory(client kubernetes.Interface, namespace string) informers
 // startAndSync hooks the event handlers, starts the informers and waits for their caches. On failure
 // it names the kinds that did not sync: usually missing RBAC.
 func startAndSync(ctx context.Context, f informers.SharedInformerFactory, watched map[string]cache.SharedIndexInformer, h *eventHandlers) error {
+	return startAndSyncAll(ctx, watched, h, f.Start)
+}
+
+// startAndSyncAll is startAndSync for informers of any factories.
+func startAndSyncAll(ctx context.Context, watched map[string]cache.SharedIndexInformer, h *eventHandlers, starters ...Starter) error {
 	for name, inf := range watched {
 		if err := h.watch(inf); err != nil {
 			return fmt.Errorf("%s informer: %w", name, err)
 		}
 	}
-	f.Start(ctx.Done())
-	f.WaitForCacheSync(ctx.Done())
+	synced := make([]cache.InformerSynced, 0, len(watched))
+	for _, inf := range watched {
+		synced = append(synced, inf.HasSynced)
+	}
+	for _, start := range starters {
+		start(ctx.Done())
+	}
+	cache.WaitForCacheSync(ctx.Done(), synced...)
 	var missing []string
 	for name, inf := range watched {
 		if !inf.HasSynced() {
