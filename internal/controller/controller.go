@@ -163,6 +163,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		DomainFilter:       filter,
 		ManagedRecordTypes: c.settings.ManagedRecordTypes,
 		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
+		Unreadable:         res.Unreadable,
 	})
 	c.reportConflicts(result.Conflicts)
 	c.reportOwnerMismatches(result.OwnerMismatches)

@@ -104,6 +104,10 @@ func (c *Controller) reportHeld(hs []plan.HeldChange) {
 			continue
 		}
 		h := hs[i]
+		if h.Unreadable {
+			c.log.Warn(fmt.Sprintf("Kept: %s %s", h.Action, h.Key), "reason", "the source of its object cannot be read now (see the source's error); it is deleted only once the object is known to be gone", "resource", h.Resource)
+			continue
+		}
 		why := "its object no longer asks for it"
 		switch {
 		case h.OwnerMigration:

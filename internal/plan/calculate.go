@@ -16,7 +16,7 @@ import (
 // Input.OwnerID, and a Create never lands on a name and set identifier where some current record is
 // not ours.
 func Calculate(in Input) Result {
-	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy}
+	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable)}
 	entries := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes))
 	for i := 0; i < len(entries); {
 		j := i + 1
@@ -41,6 +41,7 @@ type planner struct {
 	ownerID    string
 	oldOwnerID string
 	policy     Policy
+	unreadable unreadable
 
 	creates, updates, deletes []keyed
 	conflicts                 []Conflict

@@ -23,4 +23,8 @@ type Input struct {
 	ManagedRecordTypes []string
 	// ExcludeRecordTypes is --exclude-record-types, removed from the managed types.
 	ExcludeRecordTypes []string
+	// Unreadable are resource kinds ("service") and resource labels ("service/default/db") whose
+	// objects the sources could not read (source.Result.Unreadable). Our records whose resource label
+	// falls under one are not deleted: the object that owns them may well still exist.
+	Unreadable []string
 }

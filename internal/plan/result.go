@@ -28,6 +28,9 @@ type HeldChange struct {
 	Resource string
 	// OwnerMigration: the update would only rewrite the ownership record (--migrate-from-txt-owner).
 	OwnerMigration bool
+	// Unreadable: the delete is held not by the policy but because the source of the record's object
+	// cannot be read (Input.Unreadable).
+	Unreadable bool
 }
 
 // Conflict is a desired endpoint that lost its record set to another desired endpoint.

@@ -92,6 +92,10 @@ func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly boo
 // delete drops a current record. A foreign record nobody here asks for is simply someone else's
 // record, not a mismatch; one standing in the way of a desired name is reported.
 func (p *planner) delete(current entry, contested bool, resource string) {
+	if p.owned(current.ep) && p.unreadable.covers(current.ep.Resource()) {
+		p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource(), Unreadable: true})
+		return
+	}
 	if !p.policy.allowsDeletes() {
 		if p.owned(current.ep) {
 			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource()})

@@ -28,6 +28,7 @@ func (m *Multi) Endpoints(ctx context.Context) (Result, error) {
 		}
 		out.Endpoints = append(out.Endpoints, r.Endpoints...)
 		out.Problems = append(out.Problems, r.Problems...)
+		out.Unreadable = append(out.Unreadable, r.Unreadable...)
 	}
 	return out, nil
 }

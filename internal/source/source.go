@@ -14,6 +14,11 @@ type Result struct {
 	// Problems name the object and field of every piece of input that was ignored. They never stop the
 	// rest of the object's records, nor other objects'.
 	Problems []endpoint.Problem
+	// Unreadable names what the source could not read this time: a resource kind as it appears in
+	// the resource label ("service", "httproute") when the whole source is waiting for its CRD or
+	// its RBAC, or one object's resource label ("service/default/db") when a resource that object
+	// needs is unreadable. The plan leaves the records they own as they are instead of deleting them.
+	Unreadable []string
 }
 
 // Source produces desired endpoints.
