@@ -126,6 +126,13 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 				failed = true
 			}
 		}
+		for _, d := range p.deferred {
+			if err := d.Err(); err != nil {
+				// The other sources were published; this one was not, or not fully.
+				log.Error("A source could not be read fully", "error", err.Error())
+				failed = true
+			}
+		}
 		if failed {
 			return ExitError
 		}

@@ -36,7 +36,6 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/source"
-	"github.com/zonekeeper/zonekeeper/internal/source/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/status"
 	"github.com/zonekeeper/zonekeeper/internal/view"
 )
@@ -49,6 +48,8 @@ type pipeline struct {
 	// kube is nil when no stage needs the Kubernetes API (manifest source, no leader election).
 	kube     kubernetes.Interface
 	notifier *events.Notifier
+	// deferred are the cluster sources; each says whether it runs fully (Err).
+	deferred []*source.Deferred
 }
 
 // viewPipeline is the part of the pipeline that belongs to one view ("" when there are no views).
@@ -109,10 +110,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			return nil, err
 		}
 	}
-	src, crd, err := buildSource(ctx, cfg, kube)
+	srcs, err := buildSources(ctx, cfg, kube, log, obs)
 	if err != nil {
 		return nil, err
 	}
+	src := srcs.source
 	policy, err := plan.ParsePolicy(cfg.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("--policy: %w", err)
@@ -121,15 +123,15 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	p := &pipeline{source: src, kube: kube.client}
+	p := &pipeline{source: src, kube: kube.client, deferred: srcs.deferred}
 	var notify controller.Notifier
 	observers := obs.observers()
 	if lookup, ok := src.(source.ObjectLookup); ok && kube.client != nil && !cfg.DryRun {
 		p.notifier = events.New(kube.client, lookup)
 		notify = p.notifier
 	}
-	if crd != nil && !cfg.DryRun {
-		observers = append(observers, status.NewDNSEndpointWriter(kube.dynamic, crd, log))
+	if srcs.dnsEndpoints != nil && !cfg.DryRun {
+		observers = append(observers, status.NewDNSEndpointWriter(kube.dynamic, srcs.dnsEndpoints, log))
 	}
 	var ipMetrics publicip.Metrics
 	if obs.metrics != nil {
@@ -236,32 +238,6 @@ func postProcessConfig(cfg config.Config) source.PostProcessConfig {
 		TargetNetFilter: prefixes(cfg.TargetNetFilter), ExcludeTargetNets: prefixes(cfg.ExcludeTargetNets),
 		MinTTL: endpoint.TTL(cfg.MinTTL / time.Second),
 	}
-}
-
-// buildSource builds the sources from the table of source kinds; the DNSEndpoint source is also
-// returned on its own (nil when not configured), for the status writer.
-func buildSource(ctx context.Context, cfg config.Config, kube kubeAccess) (source.Source, *source.DNSEndpointSource, error) {
-	env := source.Env{Kube: kube.client, Dynamic: kube.dynamic, REST: kube.rest, Config: sourceConfig(cfg), Manifest: cfg.Manifest}
-	var sources []source.Source
-	var crd *source.DNSEndpointSource
-	for _, name := range cfg.Sources {
-		kind, ok := kinds.Lookup(name)
-		if !ok {
-			return nil, nil, fmt.Errorf("--source=%s: unknown source", name)
-		}
-		s, err := kind.New(ctx, env)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--source=%s: %w", name, err)
-		}
-		if d, ok := s.(*source.DNSEndpointSource); ok {
-			crd = d
-		}
-		sources = append(sources, s)
-	}
-	if len(sources) == 1 {
-		return source.PostProcess(sources[0], postProcessConfig(cfg)), crd, nil
-	}
-	return source.PostProcess(source.NewMulti(sources...), postProcessConfig(cfg)), crd, nil
 }
 
 func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, error) {

@@ -24,6 +24,8 @@ type Health struct {
 	leader     bool
 	// views holds the last outcome per view ("" without views); every view must be healthy.
 	views map[string]*outcome
+	// sources holds why a source kind does not run fully (CRD missing, RBAC); empty when all do.
+	sources map[string]string
 }
 
 type outcome struct {
@@ -43,6 +45,20 @@ func (h *Health) SourcesSynced() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.synced = true
+}
+
+// SourceState records whether a source kind runs fully (err nil) or why not.
+func (h *Health) SourceState(kind string, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err == nil {
+		delete(h.sources, kind)
+		return
+	}
+	if h.sources == nil {
+		h.sources = map[string]string{}
+	}
+	h.sources[kind] = err.Error()
 }
 
 // SetLeader records the replica's role under leader election.
@@ -80,6 +96,13 @@ func (h *Health) Ready() (bool, string) {
 		return true, "follower: caches synced, waiting to lead"
 	case len(h.views) == 0:
 		return false, "no reconcile has finished yet"
+	case len(h.sources) > 0:
+		kinds := make([]string, 0, len(h.sources))
+		for k := range h.sources {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		return false, fmt.Sprintf("--source=%s cannot run fully: %s", kinds[0], h.sources[kinds[0]])
 	}
 	names := make([]string, 0, len(h.views))
 	for v := range h.views {

@@ -33,18 +33,19 @@ type Metrics struct {
 	invalidEndpoints prometheus.Gauge
 
 	// zonekeeper's own.
-	syncDuration    *prometheus.HistogramVec
-	changesApplied  *prometheus.CounterVec
-	changesRejected *prometheus.CounterVec
-	eventToApplied  prometheus.Histogram
-	providerCalls   *prometheus.CounterVec
-	providerErrors  *prometheus.CounterVec
-	providerLatency *prometheus.HistogramVec
-	isLeader        prometheus.Gauge
-	publicIP        publicip.Metrics
-	webhook         webhookCalls
-	views           *viewStates
-	heldByPolicy    *prometheus.GaugeVec
+	syncDuration      *prometheus.HistogramVec
+	changesApplied    *prometheus.CounterVec
+	changesRejected   *prometheus.CounterVec
+	eventToApplied    prometheus.Histogram
+	providerCalls     *prometheus.CounterVec
+	providerErrors    *prometheus.CounterVec
+	providerLatency   *prometheus.HistogramVec
+	isLeader          prometheus.Gauge
+	publicIP          publicip.Metrics
+	webhook           webhookCalls
+	views             *viewStates
+	heldByPolicy      *prometheus.GaugeVec
+	sourceUnavailable *prometheus.GaugeVec
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -101,6 +102,10 @@ func New(version string) *Metrics {
 	}, []string{"action", "view"})
 	f(m.heldByPolicy)
 	m.isLeader = gauge(f, "zonekeeper", "", "leader", "1 when this replica is the leader (or leader election is off), 0 otherwise.")
+	m.sourceUnavailable = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "zonekeeper_source_unavailable", Help: "1 while a --source kind cannot run fully (its CRD is not installed, or RBAC denies a resource it reads); its records are kept meanwhile.",
+	}, []string{"source"})
+	f(m.sourceUnavailable)
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.
 	m.publicIP, _ = publicip.NewPrometheusMetrics(r)
@@ -134,6 +139,15 @@ func (m *Metrics) Handler() http.Handler {
 
 // PublicAddress returns the metrics of public address discovery.
 func (m *Metrics) PublicAddress() publicip.Metrics { return m.publicIP }
+
+// SourceState sets zonekeeper_source_unavailable for a source kind.
+func (m *Metrics) SourceState(kind string, err error) {
+	v := 0.0
+	if err != nil {
+		v = 1
+	}
+	m.sourceUnavailable.WithLabelValues(kind).Set(v)
+}
 
 // SetLeader records whether this replica leads.
 func (m *Metrics) SetLeader(leader bool) {

@@ -62,6 +62,9 @@ type Config struct {
 	PodSourceDomain string
 	// IgnoreNonHostNetworkPods (--ignore-non-host-network-pods) keeps only hostNetwork pods (pod source).
 	IgnoreNonHostNetworkPods bool
+	// SkipResources are optional resources ("endpointslices.discovery.k8s.io") that RBAC denies: the
+	// source runs without them (set by Deferred, not by a flag).
+	SkipResources []string
 }
 
 // DefaultConfig returns the flag defaults.

@@ -3,8 +3,13 @@ package source
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -37,7 +42,9 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 		s.state.pods = inf.Lister()
 		watched["pods"] = inf.Informer()
 	}
-	if needSlices {
+	if needSlices && slices.Contains(cfg.SkipResources, endpointSlicesResource) {
+		s.slicesSkipped = true
+	} else if needSlices {
 		inf := f.Discovery().V1().EndpointSlices().Informer()
 		idx := endpointSliceIndexers()
 		delete(idx, cache.NamespaceIndex) // the factory's informer already has it
@@ -87,23 +94,76 @@ func startAndSyncAll(ctx context.Context, watched map[string]cache.SharedIndexIn
 		}
 	}
 	synced := make([]cache.InformerSynced, 0, len(watched))
-	for _, inf := range watched {
+	refused := &refusals{stop: make(chan struct{})}
+	for name, inf := range watched {
 		synced = append(synced, inf.HasSynced)
+		if err := inf.SetWatchErrorHandlerWithContext(refused.handler(name)); err != nil {
+			return fmt.Errorf("%s informer: %w", name, err)
+		}
 	}
 	for _, start := range starters {
 		start(ctx.Done())
 	}
-	cache.WaitForCacheSync(ctx.Done(), synced...)
+	// The wait is bounded: a cache that cannot sync (RBAC, a resource that went away) must turn into an
+	// error naming it, never into a process that hangs (--once) or never becomes ready.
+	waitCtx, cancel := context.WithTimeout(ctx, cacheSyncTimeout)
+	defer cancel()
+	go func() {
+		select {
+		case <-refused.stop:
+			cancel()
+		case <-waitCtx.Done():
+		}
+	}()
+	cache.WaitForCacheSync(waitCtx.Done(), synced...)
 	var missing []string
 	for name, inf := range watched {
 		if !inf.HasSynced() {
 			missing = append(missing, name)
 		}
 	}
-	if len(missing) > 0 {
-		sort.Strings(missing)
-		return fmt.Errorf("caches of %s did not sync before the context ended (check RBAC list/watch): %w",
-			strings.Join(missing, ", "), context.Cause(ctx))
+	if len(missing) == 0 {
+		return nil
 	}
-	return nil
+	sort.Strings(missing)
+	if err := refused.first(); err != nil {
+		return fmt.Errorf("cannot read %s: %w", strings.Join(missing, ", "), err)
+	}
+	cause := context.Cause(ctx)
+	if cause == nil {
+		cause = fmt.Errorf("no answer within %s", cacheSyncTimeout)
+	}
+	return fmt.Errorf("caches of %s did not sync (check RBAC list/watch and the API server): %w", strings.Join(missing, ", "), cause)
+}
+
+// cacheSyncTimeout bounds the wait for the first list of every informer.
+const cacheSyncTimeout = 2 * time.Minute
+
+// refusals records the first list or watch an API server refused for good (forbidden, unauthorized,
+// not found), so that the wait for the caches ends at once with the server's own message, which names
+// the verb, the resource and the identity.
+type refusals struct {
+	mu   sync.Mutex
+	err  error
+	stop chan struct{}
+}
+
+func (r *refusals) handler(name string) cache.WatchErrorHandlerWithContext {
+	return func(ctx context.Context, ref *cache.Reflector, err error) {
+		if apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsNotFound(err) {
+			r.mu.Lock()
+			if r.err == nil {
+				r.err = fmt.Errorf("%s: %w", name, err)
+				close(r.stop)
+			}
+			r.mu.Unlock()
+		}
+		cache.DefaultWatchErrorHandler(ctx, ref, err)
+	}
+}
+
+func (r *refusals) first() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
 }

@@ -17,8 +17,20 @@ type Kind struct {
 	Cluster bool
 	// Reads lists the resources the kind reads with this configuration (get, list, watch).
 	Reads func(Config) []Resource
-	// New builds the source. It is called only once every resource in Reads is served and readable.
+	// New builds the source. It is called only once every resource in Reads is served and readable
+	// (Optional ones excepted: those denied are in env.Config.SkipResources).
 	New func(ctx context.Context, env Env) (Source, error)
+	// Labels are the kinds of the resource labels its endpoints carry ("httproute" for
+	// "httproute/ns/name"); default: Name.
+	Labels []string
+}
+
+// ResourceLabelKinds is Labels, or the kind's name.
+func (k Kind) ResourceLabelKinds() []string {
+	if len(k.Labels) > 0 {
+		return k.Labels
+	}
+	return []string{k.Name}
 }
 
 // Resource is one API resource a kind reads with get, list and watch.
@@ -29,6 +41,9 @@ type Resource struct {
 	// CRD marks a resource served by a CustomResourceDefinition that may not be installed: the source
 	// then waits for it instead of failing (see Deferred).
 	CRD bool
+	// Optional says what is lost without the resource ("headless Services are not published"): when
+	// RBAC denies it the kind runs without it instead of not at all.
+	Optional string
 }
 
 // String names the resource as RBAC does: "ingresses.networking.k8s.io", "services".
@@ -70,7 +85,8 @@ func ServiceKind() Kind {
 				reads = append(reads, Resource{Version: "v1", Resource: "pods"})
 			}
 			if slices {
-				reads = append(reads, Resource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"})
+				reads = append(reads, Resource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices",
+					Optional: "headless Services are not published, and their records are kept as they are"})
 			}
 			return reads
 		},

@@ -20,7 +20,16 @@ type ServiceSource struct {
 	handlers eventHandlers
 	// live: the objects come from the API server (not from manifests), so Events can be sent for them.
 	live bool
+	// slicesSkipped: RBAC denies EndpointSlices (Config.SkipResources), so headless services cannot be
+	// generated; their records are reported unreadable and kept.
+	slicesSkipped bool
 }
+
+// endpointSlicesResource names the EndpointSlice resource as Config.SkipResources does.
+const endpointSlicesResource = "endpointslices.discovery.k8s.io"
+
+// skipped is the SkipResources the source runs with (for Deferred).
+func (s *ServiceSource) skipped() []string { return s.c.SkipResources }
 
 var _ Source = (*ServiceSource)(nil)
 
@@ -35,13 +44,18 @@ func (s *ServiceSource) Endpoints(ctx context.Context) (Result, error) {
 	sort.Slice(svcs, func(i, j int) bool { return objectLess(svcs[i], svcs[j]) })
 	var problems problemList
 	var eps []*endpoint.Endpoint
+	var unreadable []string
 	for _, svc := range svcs {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
+		if s.slicesSkipped && svc.Spec.ClusterIP == corev1.ClusterIPNone && (svc.Spec.Type == corev1.ServiceTypeClusterIP || svc.Spec.Type == "") {
+			unreadable = append(unreadable, "service/"+svc.Namespace+"/"+svc.Name)
+			continue
+		}
 		eps = append(eps, s.c.serviceEndpoints(svc, s.state, &problems)...)
 	}
-	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items}, nil
+	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items, Unreadable: unreadable}, nil
 }
 
 // AddEventHandler registers fn to be called on every change of a watched object.

@@ -39,7 +39,8 @@ const (
 // every successful reconcile, only when it changed.
 type DNSEndpointWriter struct {
 	client dynamic.Interface
-	source *source.DNSEndpointSource
+	// source is the running DNSEndpoint source; nil while it waits for its CRD or RBAC.
+	source func() *source.DNSEndpointSource
 	log    *slog.Logger
 	now    func() time.Time
 
@@ -58,7 +59,7 @@ type DNSEndpointWriter struct {
 }
 
 // NewDNSEndpointWriter returns a writer for the objects of src.
-func NewDNSEndpointWriter(client dynamic.Interface, src *source.DNSEndpointSource, log *slog.Logger) *DNSEndpointWriter {
+func NewDNSEndpointWriter(client dynamic.Interface, src func() *source.DNSEndpointSource, log *slog.Logger) *DNSEndpointWriter {
 	return &DNSEndpointWriter{client: client, source: src, log: log, now: time.Now,
 		written: map[types.UID]objectStatus{}, rejected: map[string]map[string]map[endpoint.Key]string{},
 		latest: map[string]map[string]*findings{}}
@@ -82,11 +83,15 @@ func (w *DNSEndpointWriter) Reconciled(r controller.Report) {
 	if r.Err != nil || r.Changes == nil {
 		return // nothing new is known
 	}
-	objs, err := w.source.Objects()
+	src := w.source()
+	if src == nil {
+		return
+	}
+	objs, err := src.Objects()
 	if err != nil {
 		return
 	}
-	res, err := w.source.Endpoints(context.Background())
+	res, err := src.Endpoints(context.Background())
 	if err != nil {
 		return
 	}

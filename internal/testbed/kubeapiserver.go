@@ -120,6 +120,22 @@ func (k *KubeAPIServer) Client(t testing.TB) kubernetes.Interface {
 // Log returns what the server printed.
 func (k *KubeAPIServer) Log() string { return k.proc.log() }
 
+// KubeconfigAs writes a kubeconfig that acts as user (impersonation by the admin identity), for tests
+// of what a restricted identity can and cannot do; its group is system:authenticated.
+func (k *KubeAPIServer) KubeconfigAs(t testing.TB, user string) string {
+	t.Helper()
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["testbed"] = &clientcmdapi.Cluster{Server: k.Config.Host, InsecureSkipTLSVerify: true}
+	kc.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: k.Config.BearerToken, Impersonate: user}
+	kc.Contexts["testbed"] = &clientcmdapi.Context{Cluster: "testbed", AuthInfo: user}
+	kc.CurrentContext = "testbed"
+	path := filepath.Join(t.TempDir(), "kubeconfig-"+user)
+	if err := clientcmd.WriteToFile(*kc, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func writeKubeconfig(path string, cfg *rest.Config) error {
 	kc := clientcmdapi.NewConfig()
 	kc.Clusters["testbed"] = &clientcmdapi.Cluster{Server: cfg.Host, InsecureSkipTLSVerify: true}

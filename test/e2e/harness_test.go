@@ -56,9 +56,15 @@ type instance struct {
 // start runs zonekeeper against the env's cluster and DNS with the given extra flags.
 func (e *env) start(t testing.TB, flags ...string) *instance {
 	t.Helper()
+	return e.startWith(t, e.kube.Kubeconfig, flags...)
+}
+
+// startWith runs zonekeeper with another kubeconfig (another identity).
+func (e *env) startWith(t testing.TB, kubeconfig string, flags ...string) *instance {
+	t.Helper()
 	port := testbed.FreePort(t)
 	args := append([]string{
-		"--kubeconfig=" + e.kube.Kubeconfig,
+		"--kubeconfig=" + kubeconfig,
 		fmt.Sprintf("--metrics-address=127.0.0.1:%d", port),
 		"--provider=coredns",
 		"--registry=txt",
