@@ -81,12 +81,13 @@ controllers do not run) would answer from empty zones.
 
 {{/* The sources zonekeeper knows; anything else fails the render instead of crash-looping the pod. */}}
 {{- define "zonekeeper.checkSources" -}}
+{{- $known := include "zonekeeper.sourceReads" . | fromYaml | keys | sortAlpha }}
 {{- if not .Values.sources }}
-{{- fail "sources: at least one source is required (service, ingress, crd)" }}
+{{- fail (printf "sources: at least one source is required (%s)" (join ", " $known)) }}
 {{- end }}
 {{- range .Values.sources }}
-{{- if not (has . (list "service" "ingress" "crd")) }}
-{{- fail (printf "sources: %q is not a zonekeeper source (supported: service, ingress, crd)" .) }}
+{{- if not (has . $known) }}
+{{- fail (printf "sources: %q is not a zonekeeper source (supported: %s)" . (join ", " $known)) }}
 {{- end }}
 {{- end }}
 {{- end }}

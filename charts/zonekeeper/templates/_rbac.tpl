@@ -4,37 +4,53 @@ read-only access to what they watch; zonekeeper writes only Events (and, in a se
 Called with (dict "root" $ "scope" "cluster"|"namespace"): nodes are cluster-scoped and are left to the
 "cluster" scope; everything else follows .Values.namespaced.
 */}}
+{{/*
+What each source kind reads, as internal/source/kinds declares it (Kind.Reads with the default flags;
+test/deploy checks that the two agree, kind by kind). cluster: the resource is cluster-scoped, so even a
+namespaced install grants it in a ClusterRole. The keys are the sources the chart accepts.
+*/}}
+{{- define "zonekeeper.sourceReads" -}}
+service:
+  - {group: "", resource: services}
+  - {group: "", resource: pods}
+  - {group: discovery.k8s.io, resource: endpointslices}
+  - {group: "", resource: nodes, cluster: true}
+ingress:
+  - {group: networking.k8s.io, resource: ingresses}
+crd:
+  - {group: externaldns.k8s.io, resource: dnsendpoints}
+{{- end }}
+
+{{/* "true" when a selected source reads a cluster-scoped resource (a namespaced install then needs a ClusterRole). */}}
+{{- define "zonekeeper.readsClusterScoped" -}}
+{{- $table := include "zonekeeper.sourceReads" . | fromYaml }}
+{{- range $src := .Values.sources }}
+{{- range $r := index $table $src }}
+{{- if $r.cluster }}true{{ end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{- define "zonekeeper.readRules" -}}
 {{- $v := .root.Values }}
 {{- $namespacedKinds := eq .scope "namespace" }}{{/* this call renders the Role of a namespaced install */}}
 {{- $namespacedKindsHere := or (and $v.namespaced $namespacedKinds) (and (not $v.namespaced) (not $namespacedKinds)) }}
-{{- if has "service" $v.sources }}
-{{- if $namespacedKindsHere }}
-- apiGroups: [""]
-  resources: ["services"]
-  verbs: ["get", "list", "watch"]
-- apiGroups: [""]
-  resources: ["pods"]
-  verbs: ["get", "list", "watch"]
-- apiGroups: ["discovery.k8s.io"]
-  resources: ["endpointslices"]
-  verbs: ["get", "list", "watch"]
-{{- end }}
-{{- if not $namespacedKinds }}
-- apiGroups: [""]
-  resources: ["nodes"]
+{{- $table := include "zonekeeper.sourceReads" .root | fromYaml }}
+{{- $seen := dict }}
+{{- range $src := $v.sources }}
+{{- range $r := index $table $src }}
+{{- $key := printf "%s/%s" $r.group $r.resource }}
+{{- if not (hasKey $seen $key) }}
+{{- $_ := set $seen $key true }}
+{{- if ternary (not $namespacedKinds) $namespacedKindsHere (default false $r.cluster) }}
+- apiGroups: [{{ $r.group | quote }}]
+  resources: [{{ $r.resource | quote }}]
   verbs: ["get", "list", "watch"]
 {{- end }}
 {{- end }}
-{{- if and (has "ingress" $v.sources) $namespacedKindsHere }}
-- apiGroups: ["networking.k8s.io"]
-  resources: ["ingresses"]
-  verbs: ["get", "list", "watch"]
+{{- end }}
 {{- end }}
 {{- if and (has "crd" $v.sources) $namespacedKindsHere }}
-- apiGroups: ["externaldns.k8s.io"]
-  resources: ["dnsendpoints"]
-  verbs: ["get", "list", "watch"]
 # The status writer sends one merge PATCH to the status subresource; it never updates.
 - apiGroups: ["externaldns.k8s.io"]
   resources: ["dnsendpoints/status"]
