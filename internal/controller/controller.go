@@ -40,6 +40,8 @@ type Settings struct {
 	// Observer and Notifier are optional.
 	Observer Observer
 	Notifier Notifier
+	// Guard holds back plans that would delete or update too much of a zone (--guard-*).
+	Guard plan.Guard
 }
 
 // Controller reconciles a source with a registry.
@@ -170,6 +172,8 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	c.reportHeld(result.HeldByPolicy)
 
 	changes := c.retries.holdBack(result.Changes, c.now())
+	changes, report.Guard = c.settings.Guard.Check(changes, current, c.settings.OwnerID)
+	c.reportGuard(report.Guard)
 	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
 	report.HeldByPolicy = result.HeldByPolicy
 	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,

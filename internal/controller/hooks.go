@@ -40,6 +40,8 @@ type Report struct {
 	OwnerMismatches []plan.OwnerMismatch
 	// HeldByPolicy are changes to our records that --policy forbids.
 	HeldByPolicy []plan.HeldChange
+	// Guard is the mass-change guard's verdict per zone with deletes or updates (nil when it is off).
+	Guard []plan.ZoneVerdict
 	// Err is set when the run could not complete; Stage says where: "source", "registry", "provider".
 	Err   error
 	Stage string

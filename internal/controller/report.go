@@ -119,6 +119,30 @@ func (c *Controller) reportHeld(hs []plan.HeldChange) {
 	}
 }
 
+// reportGuard logs each zone the guard holds, once per digest: what it would do, and how to let it.
+func (c *Controller) reportGuard(vs []plan.ZoneVerdict) {
+	var keys []string
+	var held []plan.ZoneVerdict
+	for _, v := range vs {
+		if v.Held {
+			keys = append(keys, v.Zone+"|"+v.Digest)
+			held = append(held, v)
+		}
+	}
+	for i, isNew := range c.reported.fresh("guard", keys) {
+		if !isNew {
+			continue
+		}
+		v := held[i]
+		zone := v.Zone
+		if zone == "" {
+			zone = "(names outside every zone)"
+		}
+		c.log.Error(fmt.Sprintf("Mass change held in zone %s: it %s; its deletes and updates wait until the plan shrinks below the threshold or an operator confirms it with --guard-confirm=%s", zone, v.Reason, v.Digest),
+			"zone", v.Zone, "deletes", v.Deletes, "updates", v.Updates, "owned", v.Owned, "digest", v.Digest)
+	}
+}
+
 func logChanges(log *slog.Logger, c *plan.Changes, dryRun bool) {
 	suffix := ""
 	if dryRun {
