@@ -121,9 +121,15 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	if cfg.Once {
 		failed := false
 		for _, v := range p.views {
-			if _, err := v.controller.RunOnce(ctx); err != nil {
+			out, err := v.controller.RunOnce(ctx)
+			if err != nil {
 				log.Error("Failed to do run once", "view", v.name, "error", err.Error())
 				failed = true
+			}
+			for _, g := range out.Guard {
+				if g.Held {
+					failed = true // logged by the controller, with the digest that lets it through
+				}
 			}
 		}
 		for _, d := range p.deferred {
@@ -196,12 +202,22 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 		printPlan(stdout, out.Changes)
 		printHeld(stdout, cfg.Policy, out.HeldByPolicy)
+		printGuard(stdout, out.Guard)
 		changed = changed || out.Changes.HasChanges()
 	}
 	if changed {
 		return ExitHasChanges
 	}
 	return ExitOK
+}
+
+// printGuard shows the zones the mass-change guard would hold, with the digest that lets them through.
+func printGuard(w io.Writer, vs []plan.ZoneVerdict) {
+	for _, v := range vs {
+		if v.Held {
+			fmt.Fprintf(w, "HELD    zone %q: the plan %s; zonekeeper would not apply its deletes and updates (confirm with --guard-confirm=%s)\n", v.Zone, v.Reason, v.Digest)
+		}
+	}
 }
 
 func viewPrefix(name string) string {

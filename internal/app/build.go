@@ -182,10 +182,32 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			Observer:           observers,
 			Notifier:           viewNotifier(notify, spec),
 			QuietProblems:      i > 0,
+			Guard: plan.Guard{MaxDeleteFraction: cfg.GuardMaxDeleteFraction, MaxUpdateFraction: cfg.GuardMaxUpdateFraction,
+				MinChanges: cfg.GuardMinChanges, Zones: guardZones(cfg), Confirmed: cfg.GuardConfirm,
+				Window: cfg.GuardWindow, Settle: guardSettle(cfg)},
 		}, viewLog)
 		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
 	}
 	return p, nil
+}
+
+// guardSettle is --guard-settle for a controller; a one-shot run (--once, zonekeeper plan) judges the
+// plan it has, whole.
+func guardSettle(cfg config.Config) time.Duration {
+	if cfg.Once || cfg.DryRun {
+		return 0
+	}
+	return cfg.GuardSettle
+}
+
+// guardZones are the zone names the mass-change guard counts by: the domain filters and the zones
+// named to the providers. Names under none count together.
+func guardZones(cfg config.Config) []string {
+	var zones []string
+	for _, list := range [][]string{cfg.DomainFilter, cfg.RFC2136Zones, cfg.BuiltinZones, cfg.InMemoryZones} {
+		zones = append(zones, list...)
+	}
+	return zones
 }
 
 // oldOwner is the owner being migrated from; only the TXT registry has owners.

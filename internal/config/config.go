@@ -57,6 +57,14 @@ type Config struct {
 	PodSourceDomain                string
 	IgnoreNonHostNetworkPods       bool
 
+	// Mass-change guard (zonekeeper's own; external-dns has none).
+	GuardMaxDeleteFraction float64
+	GuardMaxUpdateFraction float64
+	GuardMinChanges        int
+	GuardWindow            time.Duration
+	GuardSettle            time.Duration
+	GuardConfirm           []string
+
 	// Provider.
 	Provider      string
 	CoreDNSPrefix string
@@ -190,6 +198,10 @@ func Default() Config {
 	return Config{
 		Sources:                  nil,
 		ExcludeUnschedulable:     true,
+		GuardMaxDeleteFraction:   0.3,
+		GuardMinChanges:          10,
+		GuardWindow:              10 * time.Minute,
+		GuardSettle:              3 * time.Second,
 		Provider:                 "",
 		CoreDNSPrefix:            "/skydns/",
 		Registry:                 "txt",

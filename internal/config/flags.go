@@ -99,6 +99,13 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.PodSourceDomain, "pod-source-domain", cfg.PodSourceDomain, "pod source: publish every pod as <pod name>.<domain>")
 	fs.BoolVar(&cfg.IgnoreNonHostNetworkPods, "ignore-non-host-network-pods", cfg.IgnoreNonHostNetworkPods, "pod source: publish only pods with hostNetwork")
 
+	fs.Float64Var(&cfg.GuardMaxDeleteFraction, "guard-max-delete-fraction", cfg.GuardMaxDeleteFraction, "hold a zone's deletes when one plan would delete more than this share of the record sets zonekeeper owns there (0 turns the check off)")
+	fs.Float64Var(&cfg.GuardMaxUpdateFraction, "guard-max-update-fraction", cfg.GuardMaxUpdateFraction, "hold a zone's updates when one plan would update more than this share of the record sets zonekeeper owns there (0, the default, turns the check off: a new load balancer address legitimately rewrites every record)")
+	fs.IntVar(&cfg.GuardMinChanges, "guard-min-changes", cfg.GuardMinChanges, "a zone's deletes or updates up to this count are never held, so that small zones are not blocked")
+	fs.DurationVar(&cfg.GuardWindow, "guard-window", cfg.GuardWindow, "deletes and updates applied within this time count together against the guard's thresholds, so a mass change cannot pass in slices")
+	fs.DurationVar(&cfg.GuardSettle, "guard-settle", cfg.GuardSettle, "a delete waits this long after it is first planned, so the guard judges a burst of deletes whole (not with --once or zonekeeper plan)")
+	list(&cfg.GuardConfirm, "guard-confirm", "digest of a held plan (from the log, /readyz or zonekeeper plan) to apply anyway (repeatable)")
+
 	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: aws (Route 53), coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory, webhook (a webhook provider at --webhook-provider-url)")
 	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
 	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
@@ -326,6 +333,17 @@ func (c *Config) Validate() error {
 	errs = append(errs, refusedErrors(c.Refused)...)
 	if c.CRDSourceAPIVersion != "externaldns.k8s.io/v1alpha1" || c.CRDSourceKind != "DNSEndpoint" {
 		errs = append(errs, fmt.Errorf("--crd-source-apiversion=%s --crd-source-kind=%s: only externaldns.k8s.io/v1alpha1 DNSEndpoint is served", c.CRDSourceAPIVersion, c.CRDSourceKind))
+	}
+	for _, g := range []struct {
+		flag  string
+		share float64
+	}{{"--guard-max-delete-fraction", c.GuardMaxDeleteFraction}, {"--guard-max-update-fraction", c.GuardMaxUpdateFraction}} {
+		if g.share < 0 || g.share > 1 {
+			errs = append(errs, fmt.Errorf("%s=%g: want a share between 0 and 1", g.flag, g.share))
+		}
+	}
+	if c.GuardMinChanges < 0 {
+		errs = append(errs, errors.New("--guard-min-changes must not be negative"))
 	}
 	if c.MinTTL < 0 {
 		errs = append(errs, errors.New("--min-ttl must not be negative"))

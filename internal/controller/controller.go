@@ -53,7 +53,10 @@ type Controller struct {
 	now      func() time.Time
 
 	reported reportedSet
-	retries  retryBook
+	// guard is the mass-change guard's memory; guardRecheck is when settling deletes are due.
+	guard        plan.GuardState
+	guardRecheck time.Time
+	retries      retryBook
 	// backoff for whole-run failures (source, listing, provider unreachable).
 	failures int
 	// trigger and firstEvent describe the next reconcile to the observer; Run sets them.
@@ -96,6 +99,8 @@ type Outcome struct {
 	OwnerMismatches []plan.OwnerMismatch
 	// HeldByPolicy are changes to our records that --policy forbids.
 	HeldByPolicy []plan.HeldChange
+	// Guard is the mass-change guard's verdict per zone with deletes or updates.
+	Guard []plan.ZoneVerdict
 }
 
 // invalidator is implemented by registries that cache the provider's records.
@@ -172,12 +177,12 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	c.reportHeld(result.HeldByPolicy)
 
 	changes := c.retries.holdBack(result.Changes, c.now())
-	changes, report.Guard = c.settings.Guard.Check(changes, current, c.settings.OwnerID)
+	changes, report.Guard, c.guardRecheck = c.settings.Guard.Check(changes, current, c.settings.OwnerID, &c.guard, c.now())
 	c.reportGuard(report.Guard)
 	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
 	report.HeldByPolicy = result.HeldByPolicy
 	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
-		HeldByPolicy: result.HeldByPolicy}
+		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard}
 	if !changes.HasChanges() {
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
 		return out, nil

@@ -44,7 +44,7 @@ func (c *Controller) Run(ctx context.Context) error {
 			c.log.Error("Failed to do run once", "error", err.Error(), "retryIn", wait.String())
 		} else {
 			c.failures = 0
-			if due, ok := c.retries.nextDue(); ok {
+			if due, ok := c.nextDue(); ok {
 				wait = max(due.Sub(c.now()), 10*time.Millisecond)
 			}
 		}
@@ -82,6 +82,15 @@ func (c *Controller) Run(ctx context.Context) error {
 			run(TriggerResync)
 		}
 	}
+}
+
+// nextDue is when a run is due for a backed-off change or a settling delete.
+func (c *Controller) nextDue() (time.Time, bool) {
+	due, ok := c.retries.nextDue()
+	if g := c.guardRecheck; !g.IsZero() && (!ok || g.Before(due)) {
+		return g, true
+	}
+	return due, ok
 }
 
 func failureBackoff(failures int, interval time.Duration) time.Duration {

@@ -32,6 +32,8 @@ type outcome struct {
 	lastSuccess time.Time
 	lastFailure time.Time
 	lastErr     string
+	// guard says why the mass-change guard holds changes, "" when it holds none.
+	guard string
 }
 
 // New returns a tracker that calls a replica unready when its last successful reconcile is older than
@@ -77,6 +79,13 @@ func (h *Health) Reconciled(r controller.Report) {
 		o = &outcome{}
 		h.views[r.View] = o
 	}
+	o.guard = ""
+	for _, v := range r.Guard {
+		if v.Held {
+			o.guard = fmt.Sprintf("mass change held in zone %q: it %s (confirm with --guard-confirm=%s)", v.Zone, v.Reason, v.Digest)
+			break
+		}
+	}
 	if r.Err != nil {
 		o.lastFailure = r.Finished
 		o.lastErr = fmt.Sprintf("%s: %v", r.Stage, r.Err)
@@ -118,6 +127,8 @@ func (h *Health) Ready() (bool, string) {
 		switch {
 		case o.lastFailure.After(o.lastSuccess):
 			return false, fmt.Sprintf("%slast reconcile failed at %s: %s", where, o.lastFailure.UTC().Format(time.RFC3339), o.lastErr)
+		case o.guard != "":
+			return false, where + o.guard
 		case h.now().Sub(o.lastSuccess) > h.maxAge:
 			return false, fmt.Sprintf("%slast successful reconcile was %s ago (limit %s)", where, h.now().Sub(o.lastSuccess).Round(time.Second), h.maxAge)
 		}

@@ -46,6 +46,7 @@ type Metrics struct {
 	views             *viewStates
 	heldByPolicy      *prometheus.GaugeVec
 	sourceUnavailable *prometheus.GaugeVec
+	guardHeld         *prometheus.GaugeVec
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -106,6 +107,10 @@ func New(version string) *Metrics {
 		Name: "zonekeeper_source_unavailable", Help: "1 while a --source kind cannot run fully (its CRD is not installed, or RBAC denies a resource it reads); its records are kept meanwhile.",
 	}, []string{"source"})
 	f(m.sourceUnavailable)
+	m.guardHeld = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "zonekeeper_guard_held_changes", Help: "Deletes and updates the mass-change guard holds in the last reconcile, by view and zone (--guard-*); 0 once they pass or shrink below the threshold.",
+	}, []string{"view", "zone"})
+	f(m.guardHeld)
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.
 	m.publicIP, _ = publicip.NewPrometheusMetrics(r)
@@ -174,7 +179,15 @@ func (m *Metrics) Reconciled(r controller.Report) {
 	}
 	held := map[plan.Action]int{plan.ActionUpdate: 0, plan.ActionDelete: 0}
 	for _, h := range r.HeldByPolicy {
-		held[h.Action]++
+		if !h.Unreadable {
+			held[h.Action]++
+		}
+	}
+	m.guardHeld.DeletePartialMatch(prometheus.Labels{"view": r.View})
+	for _, v := range r.Guard {
+		if v.Held {
+			m.guardHeld.WithLabelValues(r.View, v.Zone).Set(float64(v.Deletes + v.Updates))
+		}
 	}
 	for action, n := range held {
 		m.heldByPolicy.WithLabelValues(string(action), r.View).Set(float64(n))
