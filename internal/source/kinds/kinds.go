@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
 )
 
 // All returns every source kind zonekeeper implements.
@@ -16,6 +17,11 @@ func All() []source.Kind {
 		source.IngressKind(),
 		source.DNSEndpointKind(),
 		source.ManifestKind(),
+		gateway.HTTPRouteKind(),
+		gateway.GRPCRouteKind(),
+		gateway.TLSRouteKind(),
+		gateway.TCPRouteKind(),
+		gateway.UDPRouteKind(),
 	}
 }
 

@@ -1,0 +1,412 @@
+// Package gateway is the Gateway API sources: gateway-httproute, gateway-grpcroute, gateway-tlsroute,
+// gateway-tcproute and gateway-udproute. One engine (this file and hosts.go) does the work for every
+// route kind; each kind is a small adapter (httproute.go, ...) that says how to read its routes.
+//
+// The semantics are external-dns v0.21.0's: a route's hostnames (spec.hostnames, the hostname
+// annotation, --fqdn-template) are intersected with the hostnames of the listeners it attaches to,
+// for every parent Gateway whose status.parents entry has Accepted=True; the records point at the
+// Gateway's status.addresses, or at its target annotation.
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
+	gwinformers "sigs.k8s.io/gateway-api/pkg/client/informers/externalversions"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+const (
+	group       = "gateway.networking.k8s.io"
+	gatewayKind = "Gateway"
+)
+
+// route is what the engine reads of one route object, whatever its kind.
+type route struct {
+	// obj is the route with its TypeMeta set, for --fqdn-template.
+	obj        runtime.Object
+	meta       *metav1.ObjectMeta
+	hostnames  []gwv1.Hostname
+	parentRefs []gwv1.ParentReference
+	parents    []gwv1.RouteParentStatus
+}
+
+// adapter is one route kind.
+type adapter struct {
+	// kind is the API kind ("HTTPRoute"); its lower case is the resource label kind and the --source
+	// suffix.
+	kind, version, resource string
+	// protocol is the listener protocol the kind attaches to (HTTPS counts as HTTP, and a TCP route
+	// also attaches to TLS listeners).
+	protocol gwv1.ProtocolType
+	informer func(gwinformers.SharedInformerFactory) cache.SharedIndexInformer
+	// view reads one cached object; ok is false for an object of another type.
+	view func(obj any) (r route, ok bool)
+}
+
+func (a adapter) label() string { return strings.ToLower(a.kind) }
+
+// Source publishes the routes of one kind.
+type Source struct {
+	k        *source.Kernel
+	a        adapter
+	gwName   string
+	gwLabels labels.Selector // nil: every Gateway
+	routes   cache.Indexer
+	gateways cache.Indexer
+	nss      cache.Indexer
+	handlers source.Handlers
+}
+
+var (
+	_ source.Source       = (*Source)(nil)
+	_ source.ObjectLookup = (*Source)(nil)
+)
+
+// newSource starts the informers (Gateways in --gateway-namespace, routes in --namespace, and
+// Namespaces, for allowedRoutes selectors) and waits for their caches.
+func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) {
+	cfg := env.Config
+	k, err := source.NewKernel(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{k: k, a: a, gwName: cfg.GatewayName}
+	if f := strings.TrimSpace(cfg.GatewayLabelFilter); f != "" {
+		if s.gwLabels, err = labels.Parse(f); err != nil {
+			return nil, fmt.Errorf("--gateway-label-filter %q: %w", cfg.GatewayLabelFilter, err)
+		}
+	}
+	if env.REST == nil {
+		return nil, fmt.Errorf("--source=gateway-%s needs the Kubernetes API", a.label())
+	}
+	client, err := gwclient.NewForConfig(env.REST)
+	if err != nil {
+		return nil, fmt.Errorf("gateway API client: %w", err)
+	}
+	newFactory := func(namespace string) gwinformers.SharedInformerFactory {
+		return gwinformers.NewSharedInformerFactoryWithOptions(client, 0,
+			gwinformers.WithNamespace(namespace), gwinformers.WithTransform(source.TrimObject))
+	}
+	gwFactory := newFactory(cfg.GatewayNamespace)
+	rtFactory := gwFactory
+	if cfg.Namespace != cfg.GatewayNamespace {
+		rtFactory = newFactory(cfg.Namespace)
+	}
+	kubeFactory := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0, kubeinformers.WithTransform(source.TrimObject))
+
+	gwInf := gwFactory.Gateway().V1().Gateways().Informer()
+	rtInf := a.informer(rtFactory)
+	nsInf := kubeFactory.Core().V1().Namespaces().Informer()
+	s.gateways, s.routes, s.nss = gwInf.GetIndexer(), rtInf.GetIndexer(), nsInf.GetIndexer()
+	watched := map[string]cache.SharedIndexInformer{
+		"gateways." + group:      gwInf,
+		a.resource + "." + group: rtInf,
+		"namespaces":             nsInf,
+	}
+	starters := []source.Starter{gwFactory.Start, kubeFactory.Start}
+	if rtFactory != gwFactory {
+		starters = append(starters, rtFactory.Start)
+	}
+	if err := source.StartAndSync(ctx, watched, &s.handlers, starters...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// AddEventHandler registers fn for every change of a route, a Gateway or a Namespace.
+func (s *Source) AddEventHandler(fn func()) { s.handlers.Add(fn) }
+
+// LookupObject finds a cached route for Events.
+func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	if !strings.EqualFold(kind, s.a.kind) && !strings.EqualFold(kind, s.a.label()) {
+		return nil, false
+	}
+	obj, ok, err := s.routes.GetByKey(namespace + "/" + name)
+	if err != nil || !ok {
+		return nil, false
+	}
+	ro, ok := obj.(runtime.Object)
+	return ro, ok
+}
+
+// Endpoints returns the records of every admitted route, in namespace/name order, merged as
+// external-dns merges them (across routes: one name, type and set identifier is one endpoint).
+func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
+	var problems source.Problems
+	r := s.resolver(&problems)
+	objs := s.routes.List()
+	routes := make([]route, 0, len(objs))
+	for _, obj := range objs {
+		if rt, ok := s.a.view(obj); ok {
+			routes = append(routes, rt)
+		}
+	}
+	sort.Slice(routes, func(i, j int) bool {
+		a, b := routes[i].meta, routes[j].meta
+		return a.Namespace < b.Namespace || (a.Namespace == b.Namespace && a.Name < b.Name)
+	})
+	var eps []*endpoint.Endpoint
+	for i := range routes {
+		if err := ctx.Err(); err != nil {
+			return source.Result{}, err
+		}
+		eps = append(eps, r.routeEndpoints(&routes[i])...)
+	}
+	return source.Result{Endpoints: source.MergeEndpoints(eps), Problems: problems.Items()}, nil
+}
+
+// parent is one Gateway a route may attach to, with what was read of it once per pass.
+type parent struct {
+	gw *gwv1.Gateway
+	// byName indexes the listeners by name; "" holds them all.
+	byName  map[gwv1.SectionName][]*gwv1.Listener
+	targets source.Targets
+}
+
+// resolver holds one pass's view of the Gateways and Namespaces.
+type resolver struct {
+	s        *Source
+	problems *source.Problems
+	gateways map[string]*parent // "namespace/name"
+	nss      map[string]*corev1.Namespace
+}
+
+func (s *Source) resolver(problems *source.Problems) *resolver {
+	r := &resolver{s: s, problems: problems, gateways: map[string]*parent{}, nss: map[string]*corev1.Namespace{}}
+	for _, obj := range s.nss.List() {
+		if ns, ok := obj.(*corev1.Namespace); ok {
+			r.nss[ns.Name] = ns
+		}
+	}
+	for _, obj := range s.gateways.List() {
+		gw, ok := obj.(*gwv1.Gateway)
+		if !ok || (s.gwLabels != nil && !s.gwLabels.Matches(labels.Set(gw.Labels))) {
+			continue
+		}
+		r.gateways[gw.Namespace+"/"+gw.Name] = nil // read on first use
+	}
+	return r
+}
+
+// gateway returns the parent Gateway namespace/name, reading its listeners and targets the first
+// time; nil when it is not cached or not selected by --gateway-label-filter.
+func (r *resolver) gateway(namespace, name string) *parent {
+	key := namespace + "/" + name
+	p, known := r.gateways[key]
+	if !known {
+		return nil
+	}
+	if p != nil {
+		return p
+	}
+	obj, ok, err := r.s.gateways.GetByKey(key)
+	if err != nil || !ok {
+		return nil
+	}
+	gw := obj.(*gwv1.Gateway)
+	p = &parent{gw: gw, byName: make(map[gwv1.SectionName][]*gwv1.Listener, len(gw.Spec.Listeners)+1)}
+	for i := range gw.Spec.Listeners {
+		l := &gw.Spec.Listeners[i]
+		p.byName[l.Name] = []*gwv1.Listener{l}
+		p.byName[""] = append(p.byName[""], l)
+	}
+	o := r.s.k.Object(endpoint.ObjectRef{Kind: gatewayKind, Namespace: gw.Namespace, Name: gw.Name}, gw.Annotations, r.problems)
+	if t, present := o.TargetAnnotation(); present {
+		p.targets = t
+	} else {
+		for i, a := range gw.Status.Addresses {
+			p.targets.Add(o, fmt.Sprintf("status.addresses[%d].value", i), a.Value)
+		}
+	}
+	r.gateways[key] = p
+	return p
+}
+
+// routeEndpoints turns one route into endpoints.
+func (r *resolver) routeEndpoints(rt *route) []*endpoint.Endpoint {
+	ref := endpoint.ObjectRef{Kind: r.s.a.kind, Namespace: rt.meta.Namespace, Name: rt.meta.Name}
+	o := r.s.k.Object(ref, rt.meta.Annotations, r.problems)
+	if !o.Admitted(rt.meta.Labels) {
+		return nil
+	}
+	if v, field, present := o.Annotation(source.KeyTarget); present {
+		o.Problem(field, v, "not read on routes: the records point at the parent Gateway's status.addresses, "+
+			"or at the target annotation on the Gateway (as in external-dns)")
+	}
+	hosts := r.routeHosts(o, rt)
+	if len(hosts) == 0 || len(rt.parentRefs) == 0 {
+		return nil
+	}
+	// Targets per host, in the order hosts first match; a host matched through several listeners or
+	// Gateways gets the union of their targets.
+	var order []string
+	byHost := map[string]*source.Targets{}
+	for _, ps := range rt.parents {
+		p, sectionListeners := r.acceptedParent(rt, ps)
+		if p == nil {
+			continue
+		}
+		for _, l := range sectionListeners {
+			if !r.attaches(rt, ps.ParentRef, p, l) {
+				continue
+			}
+			lh := ""
+			if l.Hostname != nil {
+				lh = string(*l.Hostname)
+			}
+			for _, h := range hosts {
+				if h == "" && lh == "" {
+					continue
+				}
+				m, ok := matchHost(lh, h)
+				if !ok {
+					continue
+				}
+				t := byHost[m]
+				if t == nil {
+					t = &source.Targets{}
+					byHost[m] = t
+					order = append(order, m)
+				}
+				t.AddAll(p.targets)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	meta := o.Meta(fmt.Sprintf("%s/%s/%s", r.s.a.label(), rt.meta.Namespace, rt.meta.Name))
+	var eps []*endpoint.Endpoint
+	for _, h := range order {
+		eps = append(eps, meta.Endpoints(h, *byHost[h])...)
+	}
+	return eps
+}
+
+// acceptedParent returns the Gateway of one status.parents entry, and the listeners its sectionName
+// selects, when the entry names a parentRef of the spec, the Gateway is selected (--gateway-name,
+// --gateway-namespace, --gateway-label-filter) and it accepted the route.
+func (r *resolver) acceptedParent(rt *route, ps gwv1.RouteParentStatus) (*parent, []*gwv1.Listener) {
+	ref := ps.ParentRef
+	if !specHasParentRef(rt, ref) {
+		return nil, nil
+	}
+	if str((*string)(ref.Group), group) != group || str((*string)(ref.Kind), gatewayKind) != gatewayKind {
+		return nil, nil // ListenerSets and other parents: see docs/migration.md
+	}
+	if r.s.gwName != "" && string(ref.Name) != r.s.gwName {
+		return nil, nil
+	}
+	p := r.gateway(str((*string)(ref.Namespace), rt.meta.Namespace), string(ref.Name))
+	if p == nil || !accepted(ps.Conditions) {
+		return nil, nil
+	}
+	section := gwv1.SectionName("")
+	if ref.SectionName != nil {
+		section = *ref.SectionName
+	}
+	return p, p.byName[section]
+}
+
+// specHasParentRef reports whether a status entry's parentRef is one of spec.parentRefs (group,
+// kind, namespace and name; the section and port are taken from the status entry).
+func specHasParentRef(rt *route, ref gwv1.ParentReference) bool {
+	ns := str((*string)(ref.Namespace), rt.meta.Namespace)
+	g, k := str((*string)(ref.Group), group), str((*string)(ref.Kind), gatewayKind)
+	for _, sr := range rt.parentRefs {
+		if str((*string)(sr.Group), group) == g && str((*string)(sr.Kind), gatewayKind) == k &&
+			sr.Name == ref.Name && str((*string)(sr.Namespace), rt.meta.Namespace) == ns {
+			return true
+		}
+	}
+	return false
+}
+
+// accepted reports whether the first Accepted condition is True.
+func accepted(conds []metav1.Condition) bool {
+	for _, c := range conds {
+		if c.Type == string(gwv1.RouteConditionAccepted) {
+			return c.Status == metav1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// attaches reports whether the route may attach to listener l of Gateway p: protocol, the port of
+// the parentRef, and the listener's allowedRoutes (namespaces and kinds).
+func (r *resolver) attaches(rt *route, ref gwv1.ParentReference, p *parent, l *gwv1.Listener) bool {
+	if !protocolMatches(r.s.a.protocol, l.Protocol) {
+		return false
+	}
+	if ref.Port != nil && *ref.Port != l.Port {
+		return false
+	}
+	allow := l.AllowedRoutes
+	from := gwv1.NamespacesFromSame
+	if allow != nil && allow.Namespaces != nil && allow.Namespaces.From != nil {
+		from = *allow.Namespaces.From
+	}
+	switch from {
+	case gwv1.NamespacesFromAll:
+	case gwv1.NamespacesFromSame:
+		if p.gw.Namespace != rt.meta.Namespace {
+			return false
+		}
+	case gwv1.NamespacesFromSelector:
+		sel, err := metav1.LabelSelectorAsSelector(allow.Namespaces.Selector)
+		if err != nil {
+			return false // the API server validates the selector; nothing of the route is wrong
+		}
+		ns, ok := r.nss[rt.meta.Namespace]
+		if !ok || !sel.Matches(labels.Set(ns.Labels)) {
+			return false
+		}
+	default:
+		return false
+	}
+	if allow == nil || len(allow.Kinds) == 0 {
+		return true
+	}
+	for _, k := range allow.Kinds {
+		if str((*string)(k.Group), group) == group && string(k.Kind) == r.s.a.kind {
+			return true
+		}
+	}
+	return false
+}
+
+// protocolMatches compares a route's protocol with a listener's: HTTPS counts as HTTP, and a TLS
+// listener takes TCP routes.
+func protocolMatches(rtProto, lisProto gwv1.ProtocolType) bool {
+	norm := func(p gwv1.ProtocolType) gwv1.ProtocolType {
+		if p == gwv1.HTTPSProtocolType {
+			return gwv1.HTTPProtocolType
+		}
+		return p
+	}
+	rtProto, lisProto = norm(rtProto), norm(lisProto)
+	if rtProto == gwv1.TCPProtocolType && lisProto == gwv1.TLSProtocolType {
+		return true
+	}
+	return rtProto == lisProto
+}
+
+func str(p *string, def string) string {
+	if p == nil || *p == "" {
+		return def
+	}
+	return *p
+}

@@ -1,0 +1,106 @@
+package gateway
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/gateway-api/apis/v1alpha2"
+	gwinformers "sigs.k8s.io/gateway-api/pkg/client/informers/externalversions"
+
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// The route kinds: the API version external-dns v0.21.0 reads, the listener protocol, the informer,
+// and where the parts the engine reads live in the typed object.
+
+// HTTPRouteKind is --source=gateway-httproute: gateway.networking.k8s.io/v1 HTTPRoutes.
+func HTTPRouteKind() source.Kind {
+	return kind(adapt(gvk("v1", "HTTPRoute"), "httproutes", gwv1.HTTPProtocolType,
+		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
+			return f.Gateway().V1().HTTPRoutes().Informer()
+		},
+		func(rt *gwv1.HTTPRoute) parts {
+			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
+		}))
+}
+
+// GRPCRouteKind is --source=gateway-grpcroute: gateway.networking.k8s.io/v1 GRPCRoutes.
+func GRPCRouteKind() source.Kind {
+	return kind(adapt(gvk("v1", "GRPCRoute"), "grpcroutes", gwv1.HTTPSProtocolType,
+		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
+			return f.Gateway().V1().GRPCRoutes().Informer()
+		},
+		func(rt *gwv1.GRPCRoute) parts {
+			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
+		}))
+}
+
+// TLSRouteKind is --source=gateway-tlsroute: gateway.networking.k8s.io/v1alpha2 TLSRoutes.
+func TLSRouteKind() source.Kind {
+	return kind(adapt(gvk("v1alpha2", "TLSRoute"), "tlsroutes", gwv1.TLSProtocolType,
+		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
+			return f.Gateway().V1alpha2().TLSRoutes().Informer()
+		},
+		func(rt *v1alpha2.TLSRoute) parts {
+			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
+		}))
+}
+
+// TCPRouteKind is --source=gateway-tcproute: gateway.networking.k8s.io/v1alpha2 TCPRoutes (no
+// hostnames of their own: the listeners' and the annotation's).
+func TCPRouteKind() source.Kind {
+	return kind(adapt(gvk("v1alpha2", "TCPRoute"), "tcproutes", gwv1.TCPProtocolType,
+		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
+			return f.Gateway().V1alpha2().TCPRoutes().Informer()
+		},
+		func(rt *v1alpha2.TCPRoute) parts {
+			return parts{&rt.ObjectMeta, nil, rt.Spec.ParentRefs, rt.Status.Parents}
+		}))
+}
+
+// UDPRouteKind is --source=gateway-udproute: gateway.networking.k8s.io/v1alpha2 UDPRoutes.
+func UDPRouteKind() source.Kind {
+	return kind(adapt(gvk("v1alpha2", "UDPRoute"), "udproutes", gwv1.UDPProtocolType,
+		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
+			return f.Gateway().V1alpha2().UDPRoutes().Informer()
+		},
+		func(rt *v1alpha2.UDPRoute) parts {
+			return parts{&rt.ObjectMeta, nil, rt.Spec.ParentRefs, rt.Status.Parents}
+		}))
+}
+
+// parts are the fields of a typed route the engine reads.
+type parts struct {
+	meta       *metav1.ObjectMeta
+	hostnames  []gwv1.Hostname
+	parentRefs []gwv1.ParentReference
+	parents    []gwv1.RouteParentStatus
+}
+
+// adapt makes the adapter of route type T.
+func adapt[T any, P interface {
+	*T
+	runtime.Object
+}](id schema.GroupVersionKind, resource string, protocol gwv1.ProtocolType,
+	informer func(gwinformers.SharedInformerFactory) cache.SharedIndexInformer, get func(P) parts) adapter {
+	return adapter{
+		kind: id.Kind, version: id.Version, resource: resource, protocol: protocol, informer: informer,
+		view: func(obj any) (route, bool) {
+			rt, ok := obj.(P)
+			if !ok {
+				return route{}, false
+			}
+			typed := P(new(T))
+			*typed = *rt // a shallow copy with the TypeMeta set, for templates: the cache's object is shared
+			typed.GetObjectKind().SetGroupVersionKind(id)
+			p := get(rt)
+			return route{obj: typed, meta: p.meta, hostnames: p.hostnames, parentRefs: p.parentRefs, parents: p.parents}, true
+		},
+	}
+}
+
+func gvk(version, kind string) schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: group, Version: version, Kind: kind}
+}
