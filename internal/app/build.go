@@ -221,7 +221,7 @@ func oldOwner(cfg config.Config) string {
 func sourceConfig(cfg config.Config) source.Config {
 	return source.Config{
 		Namespace:                      cfg.Namespace,
-		AnnotationPrefix:               cfg.AnnotationPrefix,
+		AnnotationPrefix:               annotationPrefix(cfg),
 		LabelFilter:                    cfg.LabelFilter,
 		AnnotationFilter:               cfg.AnnotationFilter,
 		IngressClassNames:              cfg.IngressClassNames,
@@ -242,6 +242,19 @@ func sourceConfig(cfg config.Config) source.Config {
 		PodSourceDomain:                cfg.PodSourceDomain,
 		IgnoreNonHostNetworkPods:       cfg.IgnoreNonHostNetworkPods,
 	}
+}
+
+// annotationPrefix is the one prefix to read, or "" for both of external-dns's: zonekeeper reads both
+// unless told otherwise; --enable-legacy-annotation-prefix=false asks for v0.23's strict default (only
+// external-dns.kubernetes.io/), =true for both, as v0.23 does.
+func annotationPrefix(cfg config.Config) string {
+	switch {
+	case cfg.EnableLegacyAnnotationPrefix == "true" && cfg.AnnotationPrefix == "external-dns.kubernetes.io/":
+		return ""
+	case cfg.EnableLegacyAnnotationPrefix == "false" && cfg.AnnotationPrefix == "":
+		return "external-dns.kubernetes.io/"
+	}
+	return cfg.AnnotationPrefix
 }
 
 // postProcessConfig maps external-dns's source wrapper flags (validated by config).

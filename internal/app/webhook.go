@@ -53,8 +53,9 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 	}
 	serveWebhookOps(ctx, cfg.MetricsAddress, m, log)
 	srv := &http.Server{
-		Handler:           webhook.Handler(p, filter, log),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           webhook.HandlerWithBodyLimit(p, filter, log, cfg.WebhookProviderMaxBodySize),
+		ReadHeaderTimeout: cfg.WebhookProviderReadHeaderTimeout,
+		IdleTimeout:       cfg.WebhookProviderIdleTimeout,
 		ReadTimeout:       cfg.WebhookProviderReadTimeout,
 		// Applying a large body to a slow backend takes longer than reading it.
 		WriteTimeout: webhook.ApplyTimeout + 30*time.Second,

@@ -55,6 +55,7 @@ func refusedFlags() map[string]refusedFlag {
 		"gateway-listener-sets":                  {boolean: true, reason: notFeature + ": the gateway-* sources follow routes attached to Gateways, not to ListenerSets"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},
+		"crd-registry-namespace":                 {reason: notFeature + " yet: --registry=crd (external-dns v0.23); ownership is kept in TXT records (--registry=txt)"},
 	}
 	// Every flag of the providers zonekeeper does not have, as external-dns v0.21 lists them.
 	for name, boolean := range map[string]bool{
@@ -69,7 +70,7 @@ func refusedFlags() map[string]refusedFlag {
 		"cloudflare-proxied": true, "cloudflare-record-comment": false, "cloudflare-region-key": false,
 		"cloudflare-regional-services": true,
 		"dynamodb-region":              false, "dynamodb-table": false,
-		"exoscale-apienv": false, "exoscale-apikey": false, "exoscale-apisecret": false, "exoscale-apizone": false,
+		"exoscale-apienv": false, "exoscale-zones-cache-duration": false, "exoscale-apikey": false, "exoscale-apisecret": false, "exoscale-apizone": false,
 		"godaddy-api-key": false, "godaddy-api-ote": true, "godaddy-api-secret": false, "godaddy-api-ttl": false,
 		"google-batch-change-interval": false, "google-batch-change-size": false, "google-project": false,
 		"google-zone-visibility": false,

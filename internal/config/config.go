@@ -34,10 +34,12 @@ type Config struct {
 	Refused []string
 
 	// Sources.
-	Sources                        []string
-	Manifest                       string
-	Namespace                      string
-	AnnotationPrefix               string
+	Sources          []string
+	Manifest         string
+	Namespace        string
+	AnnotationPrefix string
+	// EnableLegacyAnnotationPrefix is external-dns v0.23's flag: "" when not given, "true" or "false".
+	EnableLegacyAnnotationPrefix   string
 	LabelFilter                    string
 	AnnotationFilter               string
 	IngressClassNames              []string
@@ -105,8 +107,12 @@ type Config struct {
 	WebhookProviderURL          string
 	WebhookProviderReadTimeout  time.Duration
 	WebhookProviderWriteTimeout time.Duration
-	WebhookServer               bool
-	WebhookServerAddress        string
+	// The webhook server's (zonekeeper webhook, --webhook-server) limits, as external-dns v0.23.
+	WebhookProviderReadHeaderTimeout time.Duration
+	WebhookProviderIdleTimeout       time.Duration
+	WebhookProviderMaxBodySize       int64
+	WebhookServer                    bool
+	WebhookServerAddress             string
 
 	// PowerDNS provider.
 	PDNSServer        string
@@ -228,10 +234,13 @@ func Default() Config {
 		CRDSourceAPIVersion:   "externaldns.k8s.io/v1alpha1",
 		CRDSourceKind:         "DNSEndpoint",
 
-		WebhookProviderURL:          "http://localhost:8888",
-		WebhookProviderReadTimeout:  5 * time.Second,
-		WebhookProviderWriteTimeout: 10 * time.Second,
-		WebhookServerAddress:        "127.0.0.1:8888",
+		WebhookProviderURL:               "http://localhost:8888",
+		WebhookProviderReadTimeout:       5 * time.Second,
+		WebhookProviderWriteTimeout:      10 * time.Second,
+		WebhookProviderReadHeaderTimeout: 5 * time.Second,
+		WebhookProviderIdleTimeout:       30 * time.Second,
+		WebhookProviderMaxBodySize:       32 << 20,
+		WebhookServerAddress:             "127.0.0.1:8888",
 
 		PDNSServer:   "http://localhost:8081",
 		PDNSServerID: "localhost",

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/source/kinds"
@@ -84,7 +85,8 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.AnnotationFilter, "annotation-filter", cfg.AnnotationFilter, "selector (label-selector syntax) object annotations must match")
 	list(&cfg.IngressClassNames, "ingress-class", "ingress class to publish (repeatable)")
 	list(&cfg.ServiceTypeFilter, "service-type-filter", "service type to publish (repeatable): ClusterIP, NodePort, LoadBalancer, ExternalName")
-	fs.StringVar(&cfg.FQDNTemplate, "fqdn-template", cfg.FQDNTemplate, "Go template for hostnames of objects that name none, e.g. '{{.Name}}.example.com'")
+	fs.Var(&joinedList{target: &cfg.FQDNTemplate}, "fqdn-template", "Go template for hostnames of objects that name none, e.g. '{{.Name}}.example.com' (repeatable: joined with commas, as external-dns v0.22+)")
+	fs.Var(&optionalBool{target: &cfg.EnableLegacyAnnotationPrefix}, "enable-legacy-annotation-prefix", "external-dns v0.23: also read external-dns.alpha.kubernetes.io/ annotations (zonekeeper reads both prefixes unless --annotation-prefix is set; =false reads only external-dns.kubernetes.io/, v0.23's strict default)")
 	fs.BoolVar(&cfg.CombineFQDNAndAnnotation, "combine-fqdn-annotation", cfg.CombineFQDNAndAnnotation, "use --fqdn-template together with the hostname annotation")
 	fs.BoolVar(&cfg.IgnoreHostnameAnnotation, "ignore-hostname-annotation", cfg.IgnoreHostnameAnnotation, "ignore the hostname annotation (requires --fqdn-template)")
 	fs.BoolVar(&cfg.IgnoreIngressTLSSpec, "ignore-ingress-tls-spec", cfg.IgnoreIngressTLSSpec, "ignore spec.tls[].hosts of Ingresses")
@@ -140,6 +142,9 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.WebhookProviderURL, "webhook-provider-url", cfg.WebhookProviderURL, "URL of the webhook provider (--provider=webhook)")
 	fs.DurationVar(&cfg.WebhookProviderReadTimeout, "webhook-provider-read-timeout", cfg.WebhookProviderReadTimeout, "read timeout of webhook provider requests")
 	fs.DurationVar(&cfg.WebhookProviderWriteTimeout, "webhook-provider-write-timeout", cfg.WebhookProviderWriteTimeout, "write timeout of webhook provider requests")
+	fs.DurationVar(&cfg.WebhookProviderReadHeaderTimeout, "webhook-provider-read-header-timeout", cfg.WebhookProviderReadHeaderTimeout, "webhook server: time to read a request's headers")
+	fs.DurationVar(&cfg.WebhookProviderIdleTimeout, "webhook-provider-idle-timeout", cfg.WebhookProviderIdleTimeout, "webhook server: how long an idle keep-alive connection stays open")
+	fs.Int64Var(&cfg.WebhookProviderMaxBodySize, "webhook-provider-max-body-size", cfg.WebhookProviderMaxBodySize, "webhook server: largest request body in bytes, 413 past it (0: no limit)")
 	fs.BoolVar(&cfg.WebhookServer, "webhook-server", cfg.WebhookServer, "serve --provider over the webhook protocol instead of running the controller (as 'zonekeeper webhook')")
 	fs.StringVar(&cfg.WebhookServerAddress, "webhook-server-address", cfg.WebhookServerAddress, "address the webhook server listens on")
 	fs.StringVar(&cfg.PDNSServer, "pdns-server", cfg.PDNSServer, "PowerDNS API URL")
@@ -223,7 +228,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	sort.Strings(names)
 	for _, n := range names {
 		usage := "accepted for external-dns compatibility: " + noOps[n]
-		if n == "events" { // a boolean in external-dns: accept it without a value
+		if n == "events" || n == "aws-zone-match-parent" { // booleans in external-dns: accept them without a value, and --no-
 			fs.Var(boolNoOp{}, n, usage)
 			continue
 		}
@@ -231,6 +236,49 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	}
 	return fs
 }
+
+// joinedList is a repeatable string flag whose values are joined with commas (external-dns v0.22+
+// --fqdn-template).
+type joinedList struct {
+	target *string
+	set    bool
+}
+
+func (j *joinedList) String() string {
+	if j.target == nil {
+		return ""
+	}
+	return *j.target
+}
+
+func (j *joinedList) Set(v string) error {
+	if j.set && *j.target != "" {
+		v = *j.target + "," + v
+	}
+	*j.target, j.set = v, true
+	return nil
+}
+
+// optionalBool is a boolean flag that remembers whether it was given: "" (not given), "true", "false".
+type optionalBool struct{ target *string }
+
+func (o *optionalBool) String() string {
+	if o.target == nil {
+		return ""
+	}
+	return *o.target
+}
+
+func (o *optionalBool) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	*o.target = strconv.FormatBool(b)
+	return nil
+}
+
+func (o *optionalBool) IsBoolFlag() bool { return true }
 
 type boolNoOp struct{}
 
@@ -344,6 +392,12 @@ func (c *Config) Validate() error {
 	}
 	if c.GuardMinChanges < 0 {
 		errs = append(errs, errors.New("--guard-min-changes must not be negative"))
+	}
+	if c.WebhookProviderMaxBodySize < 0 {
+		errs = append(errs, errors.New("--webhook-provider-max-body-size must not be negative (0: no limit)"))
+	}
+	if c.EnableLegacyAnnotationPrefix != "" && c.AnnotationPrefix != "" && c.AnnotationPrefix != "external-dns.kubernetes.io/" {
+		errs = append(errs, fmt.Errorf("--enable-legacy-annotation-prefix with --annotation-prefix=%s: zonekeeper reads one custom prefix, or external-dns's two", c.AnnotationPrefix))
 	}
 	if c.MinTTL < 0 {
 		errs = append(errs, errors.New("--min-ttl must not be negative"))

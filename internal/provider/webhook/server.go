@@ -24,10 +24,16 @@ import (
 // (external-dns's client retries on the next loop) with the refused changes named in a
 // rejectionsType body; a provider that is unreachable gives 503.
 func Handler(p provider.Provider, filter plan.DomainFilter, log *slog.Logger) http.Handler {
+	return HandlerWithBodyLimit(p, filter, log, MaxBodySize)
+}
+
+// HandlerWithBodyLimit is Handler with another request body limit (--webhook-provider-max-body-size);
+// 0 means no limit, as in external-dns.
+func HandlerWithBodyLimit(p provider.Provider, filter plan.DomainFilter, log *slog.Logger, maxBody int64) http.Handler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &server{p: p, filter: filter, log: log}
+	s := &server{p: p, filter: filter, log: log, maxBody: maxBody}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.negotiate)
 	mux.HandleFunc("GET "+pathRecords, s.records)
@@ -42,9 +48,10 @@ func Handler(p provider.Provider, filter plan.DomainFilter, log *slog.Logger) ht
 const ApplyTimeout = 5 * time.Minute
 
 type server struct {
-	p      provider.Provider
-	filter plan.DomainFilter
-	log    *slog.Logger
+	p       provider.Provider
+	filter  plan.DomainFilter
+	log     *slog.Logger
+	maxBody int64 // 0: no limit
 }
 
 func (s *server) negotiate(w http.ResponseWriter, _ *http.Request) {
@@ -132,15 +139,19 @@ func (s *server) adjust(w http.ResponseWriter, r *http.Request) {
 	s.reply(w, http.StatusOK, eps)
 }
 
-// decode reads a JSON body of at most MaxBodySize bytes, answering 413 or 400 itself on failure.
+// decode reads a JSON body of at most maxBody bytes, answering 413 or 400 itself on failure.
 func (s *server) decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodySize)).Decode(v)
+	body := r.Body
+	if s.maxBody > 0 {
+		body = http.MaxBytesReader(w, r.Body, s.maxBody)
+	}
+	err := json.NewDecoder(body).Decode(v)
 	if err == nil {
 		return true
 	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
-		http.Error(w, fmt.Sprintf("the body is larger than %d bytes", MaxBodySize), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("the body is larger than %d bytes (--webhook-provider-max-body-size)", s.maxBody), http.StatusRequestEntityTooLarge)
 		return false
 	}
 	http.Error(w, "the body is not the expected JSON: "+err.Error(), http.StatusBadRequest)

@@ -105,6 +105,23 @@ func TestServerBadRequests(t *testing.T) {
 	}
 }
 
+// --webhook-provider-max-body-size: a body past the limit gets 413, one under it is applied, and 0
+// lifts the limit (external-dns v0.23).
+func TestServerBodyLimit(t *testing.T) {
+	body := `{"create":[{"dnsName":"big.example.com","recordType":"TXT","targets":["` + strings.Repeat("a", 2000) + `"]}]}`
+	for _, c := range []struct {
+		limit  int64
+		status int
+	}{{1024, http.StatusRequestEntityTooLarge}, {4096, http.StatusNoContent}, {0, http.StatusNoContent}} {
+		srv := httptest.NewServer(HandlerWithBodyLimit(inmemory.New("example.com"), plan.DomainFilter{}, nil, c.limit))
+		resp, text := do(t, http.MethodPost, srv.URL+"/records", body)
+		if resp.StatusCode != c.status {
+			t.Errorf("limit %d: %d %q, want %d", c.limit, resp.StatusCode, text, c.status)
+		}
+		srv.Close()
+	}
+}
+
 // A provider without AdjustEndpoints echoes the endpoints; /healthz answers.
 func TestServerAdjustAndHealth(t *testing.T) {
 	srv := serve(t, plan.DomainFilter{})
