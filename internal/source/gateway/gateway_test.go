@@ -443,6 +443,9 @@ func TestGatewayEventsAndLookup(t *testing.T) {
 // Reads lists exactly what the source reads, so that RBAC rules can be derived from it.
 func TestGatewayKindReads(t *testing.T) {
 	for _, k := range Kinds() {
+		if !k.Cluster {
+			t.Errorf("%s: Cluster is false: it would be built without waiting for its CRD and RBAC", k.Name)
+		}
 		res := map[string]bool{}
 		for _, r := range k.Reads(source.Config{}) {
 			res[fmt.Sprintf("%s/%s %s cluster=%v crd=%v", r.Group, r.Version, r.Resource, r.ClusterScoped, r.CRD)] = true

@@ -10,8 +10,9 @@ import (
 // (allowedRoutes namespace selectors), with get, list and watch.
 func kind(a adapter) source.Kind {
 	return source.Kind{
-		Name:   "gateway-" + a.label(),
-		Labels: []string{a.label()},
+		Name:    "gateway-" + a.label(),
+		Cluster: true,
+		Labels:  []string{a.label()},
 		Reads: func(cfg source.Config) []source.Resource {
 			return []source.Resource{
 				// Gateways are read in --gateway-namespace: in every namespace when it is unset, even

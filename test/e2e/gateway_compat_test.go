@@ -1,0 +1,272 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
+
+	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
+	gt "github.com/zonekeeper/zonekeeper/internal/source/gateway/gatewaytest"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// routeKinds are the Gateway API route kinds, with the listener protocol each attaches to.
+var routeKinds = []struct {
+	kind     string
+	protocol gwv1.ProtocolType
+}{
+	{"HTTPRoute", gwv1.HTTPProtocolType},
+	{"GRPCRoute", gwv1.HTTPSProtocolType},
+	{"TLSRoute", gwv1.TLSProtocolType},
+	{"TCPRoute", gwv1.TCPProtocolType},
+	{"UDPRoute", gwv1.UDPProtocolType},
+}
+
+// gatewayFixture is the differential test's cluster: per route kind, five Gateways in namespace
+// infra-<kind> and 26 routes spread over that namespace and team-a (env=prod), team-b (env=dev) and
+// team-c, covering listener hostnames (none, wildcard, exact), sectionName and port, allowedRoutes
+// (Same, All, Selector, kinds), routes not accepted or not in the spec, Gateway target annotations
+// and hostname addresses, cross-namespace parents, route annotations (ttl, hostname,
+// gateway-hostname-source, controller), and bad annotations.
+func gatewayFixture() ([]gt.Namespace, []gt.Gateway, []gt.Route) {
+	nss := []gt.Namespace{
+		{Name: "team-a", Labels: map[string]string{"env": "prod"}},
+		{Name: "team-b", Labels: map[string]string{"env": "dev"}},
+		{Name: "team-c"},
+	}
+	var gws []gt.Gateway
+	var routes []gt.Route
+	for _, rk := range routeKinds {
+		p := strings.ToLower(rk.kind)
+		infra := "infra-" + p
+		nss = append(nss, gt.Namespace{Name: infra})
+		hostnames := rk.protocol != gwv1.TCPProtocolType && rk.protocol != gwv1.UDPProtocolType
+		host := func(h string) string { // listener hostnames exist for HTTP, HTTPS and TLS only
+			if !hostnames {
+				return ""
+			}
+			return h
+		}
+		other := "HTTPRoute"
+		if rk.kind == other {
+			other = "GRPCRoute"
+		}
+		l := func(name string, port int32, hostname string, from gwv1.FromNamespaces) gt.Listener {
+			return gt.Listener{Name: name, Port: port, Hostname: host(hostname), Protocol: rk.protocol, From: from}
+		}
+		sel := l("sel", 82, "*.sel-"+p+".example.com", gwv1.NamespacesFromSelector)
+		sel.Selector = map[string]string{"env": "prod"}
+		kinds := l("kinds", 84, "*.kinds-"+p+".example.com", gwv1.NamespacesFromAll)
+		kinds.Kinds = []string{other}
+		gws = append(gws,
+			gt.Gateway{Namespace: infra, Name: "main", Addresses: []string{"192.0.2.10", "2001:db8::10"}, Listeners: []gt.Listener{
+				l("plain", 80, "", ""), l("wild", 81, "*.wild-"+p+".example.com", gwv1.NamespacesFromAll), sel,
+				l("exact", 83, "exact-"+p+".example.com", gwv1.NamespacesFromAll), kinds,
+			}},
+			gt.Gateway{Namespace: infra, Name: "target", Addresses: []string{"192.0.2.20"},
+				Annotations: map[string]string{"external-dns.alpha.kubernetes.io/target": "lb-" + p + ".example.net"},
+				Listeners:   []gt.Listener{l("all", 80, "", gwv1.NamespacesFromAll)}},
+			gt.Gateway{Namespace: infra, Name: "host", Addresses: []string{"lb-host-" + p + ".example.org"},
+				Listeners: []gt.Listener{l("all", 80, "", gwv1.NamespacesFromAll)}},
+			gt.Gateway{Namespace: "team-a", Name: "team-" + p, Addresses: []string{"192.0.2.30"},
+				Listeners: []gt.Listener{l("same", 80, "", "")}},
+			gt.Gateway{Namespace: infra, Name: "labelled", Labels: map[string]string{"tier": "edge"}, Addresses: []string{"192.0.2.40"},
+				Listeners: []gt.Listener{l("all", 80, "", gwv1.NamespacesFromAll)}},
+		)
+		h := func(n string) string { return n + "-" + p + ".example.com" }
+		main := func(section string, port int32) gt.Parent {
+			return gt.Parent{Namespace: infra, Name: "main", Section: section, Port: port, Accepted: metav1.ConditionTrue}
+		}
+		parent := func(ns, name string, accepted metav1.ConditionStatus) gt.Parent {
+			return gt.Parent{Namespace: ns, Name: name, Accepted: accepted}
+		}
+		// r makes a route; its hostnames go to spec.hostnames, or to the hostname annotation for
+		// kinds without them (TCP, UDP). kv are annotations (without prefix).
+		r := func(ns, name string, hosts []string, parents []gt.Parent, kv ...string) gt.Route {
+			rt := gt.Route{Kind: rk.kind, Namespace: ns, Name: name, Parents: parents, Annotations: map[string]string{}}
+			for i := 0; i+1 < len(kv); i += 2 {
+				rt.Annotations["external-dns.alpha.kubernetes.io/"+kv[i]] = kv[i+1]
+			}
+			if hostnames {
+				rt.Hostnames = hosts
+			} else if len(hosts) > 0 && rt.Annotations["external-dns.alpha.kubernetes.io/hostname"] == "" {
+				rt.Annotations["external-dns.alpha.kubernetes.io/hostname"] = strings.Join(hosts, ",")
+			}
+			return rt
+		}
+		one := func(ps ...gt.Parent) []gt.Parent { return ps }
+		T, F := metav1.ConditionTrue, metav1.ConditionFalse
+		routes = append(routes,
+			r(infra, "r01", []string{h("r01")}, one(main("plain", 0))),
+			r("team-a", "r02", []string{"r02.wild-" + p + ".example.com"}, one(main("wild", 0))),
+			r("team-a", "r03", []string{"r03.sel-" + p + ".example.com"}, one(main("sel", 0))),
+			r("team-b", "r04", []string{"r04.sel-" + p + ".example.com"}, one(main("sel", 0))),
+			r("team-b", "r05", []string{h("r05")}, one(main("plain", 0))),
+			r("team-a", "r06", nil, one(main("wild", 0))),
+			r("team-a", "r07", []string{"exact-" + p + ".example.com", h("r07-other")}, one(main("exact", 0))),
+			r("team-a", "r08", []string{"r08.wild-" + p + ".example.com", "r08.sel-" + p + ".example.com"}, one(main("", 0))),
+			r("team-a", "r09", []string{"r09.wild-" + p + ".example.com"}, one(main("", 81))),
+			r("team-a", "r10", []string{"r10.kinds-" + p + ".example.com"}, one(main("kinds", 0))),
+			r(infra, "r11", []string{h("r11")}, one(parent(infra, "main", F))),
+			r(infra, "r12", []string{h("r12")}, one(parent(infra, "main", ""))),
+			r(infra, "r13", []string{h("r13")}, one(gt.Parent{Namespace: infra, Name: "main", Accepted: T, StatusOnly: true})),
+			r("team-a", "r14", []string{h("r14")}, one(parent(infra, "target", T))),
+			r("team-a", "r15", []string{h("r15")}, one(parent(infra, "host", T))),
+			r("team-a", "r16", []string{h("r16")}, one(parent("", "team-"+p, T))),
+			r("team-b", "r17", []string{h("r17")}, one(parent("team-a", "team-"+p, T))),
+			r(infra, "r18", []string{h("r18")}, one(main("plain", 0)), "ttl", "120", "hostname", h("r18-ann")),
+			r(infra, "r19", []string{h("r19")}, one(main("plain", 0)), "ttl", "abc", "target", "203.0.113.9",
+				"hostname", "bad_name-"+p+".example.com,"+h("r19-ann")),
+			r(infra, "r20", []string{h("r20")}, one(main("plain", 0)), "gateway-hostname-source", "annotation-only", "hostname", h("r20-ann")),
+			r(infra, "r21", []string{h("r21")}, one(main("plain", 0)), "gateway-hostname-source", "defined-hosts-only", "hostname", h("r21-ann")),
+			r(infra, "r22", []string{h("r22")}, one(main("plain", 0)), "controller", "someone-else"),
+			r(infra, "r23", []string{h("r23")}, one(main("plain", 0)), "gateway-hostname-source", "bogus", "hostname", h("r23-ann")),
+			r("team-a", "r24", []string{"r24.wild-" + p + ".example.com"}, one(main("wild", 0), parent(infra, "target", F))),
+			r(infra, "r25", []string{h("r25")}, one(main("plain", 0)), "hostname", "R25-Ann-"+p+".Example.com."),
+			r("team-c", "r26", []string{h("r26")}, one(parent(infra, "labelled", T))),
+		)
+	}
+	return nss, gws, routes
+}
+
+// wildcardDifference pins the one difference the fixture shows: external-dns writes the wildcard
+// names a route gets from a listener's "*." hostname into CoreDNS's etcd, where CoreDNS serves them
+// as a plain "*" label, not as a wildcard; zonekeeper's coredns provider refuses them (see
+// docs/migration.md, "Gateway API sources", and provider/coredns/README.md). The source still asks
+// for the same records: the test requires that zonekeeper logged each one as refused by the provider.
+func wildcardDifference(diff, zkLog string) (pinned bool, problem string) {
+	f := strings.Fields(diff)
+	if len(f) < 4 || f[1] != "external-dns:" || !strings.Contains(f[2], "*") {
+		return false, ""
+	}
+	name, typ := f[2], f[3]
+	if typ == "TXT" {
+		return true, "" // the ownership record of a refused wildcard record
+	}
+	if !strings.Contains(zkLog, fmt.Sprintf("action=CREATE record=%s type=%s", name, typ)) {
+		return true, fmt.Sprintf("%s %s: zonekeeper's source did not ask for it (no refused CREATE in its log)", name, typ)
+	}
+	return true, ""
+}
+
+// TestGatewaySourcesMatchExternalDNS creates the fixture on a real API server with the Gateway API
+// CRDs, runs the real external-dns v0.21.0 and zonekeeper once each with the same flags, each into
+// its own empty etcd prefix, and compares the two record sets record by record, for several flag
+// sets.
+func TestGatewaySourcesMatchExternalDNS(t *testing.T) {
+	bin := testbed.Binary(t, "external-dns")
+	kube := testbed.StartKubeAPIServer(t)
+	testbed.InstallGatewayAPI(t, kube)
+	etcd := testbed.StartEtcd(t)
+	t.Setenv("ETCD_URLS", etcd.Endpoint) // the coredns provider reads it from the process environment
+	gw, err := gwclient.NewForConfig(kube.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nss, gws, routes := gatewayFixture()
+	if err := (gt.Clients{Kube: kube.Client(t), Gateway: gw}).Create(context.Background(), nss, gws, routes); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--provider=coredns", "--registry=txt", "--txt-owner-id=diff", "--policy=sync",
+		"--domain-filter=example.com", "--kubeconfig=" + kube.Kubeconfig}
+	for _, rk := range routeKinds {
+		base = append(base, "--source=gateway-"+strings.ToLower(rk.kind))
+	}
+	for i, flags := range [][]string{
+		nil,
+		{"--namespace=team-a", "--gateway-name=main", "--fqdn-template={{.Name}}.{{.Kind}}.tmpl.example.com", "--combine-fqdn-annotation"},
+		{"--gateway-label-filter=tier=edge", "--fqdn-template={{.Name}}.{{.Namespace}}.fixed.example.com", "--ignore-hostname-annotation"},
+		{"--gateway-namespace=team-a", "--label-filter=app!=none"},
+		{"--annotation-filter=external-dns.alpha.kubernetes.io/ttl"},
+	} {
+		t.Run(fmt.Sprintf("flags %d %v", i, flags), func(t *testing.T) {
+			args := append(append([]string{}, base...), flags...)
+			edPrefix, zkPrefix := fmt.Sprintf("/ed%d/", i), fmt.Sprintf("/zk%d/", i)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			start := time.Now()
+			cmd := exec.CommandContext(ctx, bin, append(args, "--once", "--log-level=debug", "--coredns-prefix="+edPrefix)...)
+			cmd.Env = append(os.Environ(), "ETCD_URLS="+etcd.Endpoint)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("external-dns: %v\n%s", err, tail(string(out), 6000))
+			}
+			edTime := time.Since(start)
+			start = time.Now()
+			var log bytes.Buffer
+			if code := app.Main(ctx, append(args, "--once", "--coredns-prefix="+zkPrefix), &bytes.Buffer{}, &log, os.Getenv); code != 0 {
+				t.Fatalf("zonekeeper exited %d:\n%s", code, tail(log.String(), 6000))
+			}
+			t.Logf("external-dns %s, zonekeeper %s", edTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
+			ed, zk := recordSet(t, etcd.Endpoint, edPrefix), recordSet(t, etcd.Endpoint, zkPrefix)
+			if i == 0 && len(ed) < 100 {
+				t.Errorf("external-dns published only %d records from the fixture: %v", len(ed), ed)
+			}
+			var diffs []string
+			for r := range ed {
+				if !zk[r] {
+					diffs = append(diffs, "only external-dns: "+r)
+				}
+			}
+			for r := range zk {
+				if !ed[r] {
+					diffs = append(diffs, "only zonekeeper:   "+r)
+				}
+			}
+			sort.Strings(diffs)
+			var unexpected []string
+			wildcards := 0
+			for _, d := range diffs {
+				pinned, problem := wildcardDifference(d, log.String())
+				if problem != "" {
+					unexpected = append(unexpected, problem)
+				}
+				if pinned {
+					wildcards++
+					continue
+				}
+				unexpected = append(unexpected, d)
+			}
+			if len(unexpected) > 0 {
+				t.Errorf("%d records differ (%d records from external-dns):\n%s\nexternal-dns log:\n%s\nzonekeeper log:\n%s",
+					len(unexpected), len(ed), strings.Join(unexpected, "\n"), tail(string(out), 3000), tail(log.String(), 3000))
+			}
+			if i == 0 && wildcards == 0 {
+				t.Error("the pinned wildcard difference did not show: is the fixture's listener-hostname case gone?")
+			}
+			t.Logf("%d records compared, %d pinned wildcard differences", len(ed), wildcards)
+		})
+	}
+}
+
+// recordSet reads every record under an etcd prefix as zonekeeper's CoreDNS provider sees it: one
+// line per record set, "name TYPE ttl target,target".
+func recordSet(t *testing.T, endpoint, prefix string) map[string]bool {
+	t.Helper()
+	p, err := coredns.New(coredns.Config{Endpoints: []string{endpoint}, Prefix: prefix, DomainFilter: []string{"example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps, err := p.Records(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, e := range eps {
+		ts := append([]string(nil), e.Targets...)
+		sort.Strings(ts)
+		out[fmt.Sprintf("%s %s %d %s", e.DNSName, e.RecordType, e.RecordTTL, strings.Join(ts, ","))] = true
+	}
+	return out
+}
