@@ -19,6 +19,26 @@ ingress:
   - {group: networking.k8s.io, resource: ingresses}
 crd:
   - {group: externaldns.k8s.io, resource: dnsendpoints}
+gateway-httproute:
+  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
+  - {group: gateway.networking.k8s.io, resource: httproutes}
+  - {group: "", resource: namespaces, cluster: true}
+gateway-grpcroute:
+  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
+  - {group: gateway.networking.k8s.io, resource: grpcroutes}
+  - {group: "", resource: namespaces, cluster: true}
+gateway-tlsroute:
+  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
+  - {group: gateway.networking.k8s.io, resource: tlsroutes}
+  - {group: "", resource: namespaces, cluster: true}
+gateway-tcproute:
+  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
+  - {group: gateway.networking.k8s.io, resource: tcproutes}
+  - {group: "", resource: namespaces, cluster: true}
+gateway-udproute:
+  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
+  - {group: gateway.networking.k8s.io, resource: udproutes}
+  - {group: "", resource: namespaces, cluster: true}
 {{- end }}
 
 {{/* "true" when a selected source reads a cluster-scoped resource (a namespaced install then needs a ClusterRole). */}}
