@@ -18,9 +18,19 @@ import (
 // object's address changed, the desired state read from the source, current state from the registry's
 // cache (no provider listing), the plan over everything, and one update (record) sent. This is what
 // bounds event-to-DNS latency on top of the debounce as an installation grows.
+//
+// guard=on adds the mass-change guard with its default flags (a pass over the owned records per zone).
 func BenchmarkEventReconcile(b *testing.B) {
-	for _, n := range []int{1000, 10000, 100000} {
-		b.Run(fmt.Sprintf("endpoints=%d", n), func(b *testing.B) {
+	for _, bc := range []struct {
+		n     int
+		guard bool
+	}{{1000, false}, {10000, false}, {100000, false}, {100000, true}} {
+		n := bc.n
+		name := fmt.Sprintf("endpoints=%d", n)
+		if bc.guard {
+			name += "/guard=on"
+		}
+		b.Run(name, func(b *testing.B) {
 			eps := make([]*endpoint.Endpoint, n)
 			for i := range eps {
 				eps[i] = a(fmt.Sprintf("host-%d.example.com", i), fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255+1), fmt.Sprintf("ingress/default/app-%d", i))
@@ -31,7 +41,11 @@ func BenchmarkEventReconcile(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := New(src, reg, Settings{OwnerID: "bench", Policy: plan.PolicySync}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			settings := Settings{OwnerID: "bench", Policy: plan.PolicySync}
+			if bc.guard {
+				settings.Guard = plan.Guard{MaxDeleteFraction: 0.3, MinChanges: 10, Window: 10 * time.Minute, Settle: 3 * time.Second, Zones: []string{"example.com"}}
+			}
+			c := New(src, reg, settings, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			ctx := context.Background()
 			if _, err := c.RunOnce(ctx); err != nil { // initial sync
 				b.Fatal(err)
