@@ -35,8 +35,8 @@ const (
 
 // route is what the engine reads of one route object, whatever its kind.
 type route struct {
-	// obj is the route with its TypeMeta set, for --fqdn-template.
-	obj        runtime.Object
+	// raw is the cached object.
+	raw        any
 	meta       *metav1.ObjectMeta
 	hostnames  []gwv1.Hostname
 	parentRefs []gwv1.ParentReference
@@ -54,9 +54,12 @@ type adapter struct {
 	informer func(gwinformers.SharedInformerFactory) cache.SharedIndexInformer
 	// view reads one cached object; ok is false for an object of another type.
 	view func(obj any) (r route, ok bool)
+	// typed returns a copy of a cached route with its TypeMeta set, for --fqdn-template.
+	typed func(obj any) runtime.Object
+	lower string
 }
 
-func (a adapter) label() string { return strings.ToLower(a.kind) }
+func (a adapter) label() string { return a.lower }
 
 // Source publishes the routes of one kind.
 type Source struct {
@@ -251,9 +254,8 @@ func (r *resolver) routeEndpoints(rt *route) []*endpoint.Endpoint {
 		return nil
 	}
 	// Targets per host, in the order hosts first match; a host matched through several listeners or
-	// Gateways gets the union of their targets.
-	var order []string
-	byHost := map[string]*source.Targets{}
+	// Gateways gets the union of their targets. Routes have few names: a slice beats a map.
+	var matched []hostTargets
 	for _, ps := range rt.parents {
 		p, sectionListeners := r.acceptedParent(rt, ps)
 		if p == nil {
@@ -275,25 +277,31 @@ func (r *resolver) routeEndpoints(rt *route) []*endpoint.Endpoint {
 				if !ok {
 					continue
 				}
-				t := byHost[m]
-				if t == nil {
-					t = &source.Targets{}
-					byHost[m] = t
-					order = append(order, m)
+				i := 0
+				for i < len(matched) && matched[i].host != m {
+					i++
 				}
-				t.AddAll(p.targets)
+				if i == len(matched) {
+					matched = append(matched, hostTargets{host: m})
+				}
+				matched[i].targets.AddAll(p.targets)
 			}
 		}
 	}
-	if len(order) == 0 {
+	if len(matched) == 0 {
 		return nil
 	}
-	meta := o.Meta(fmt.Sprintf("%s/%s/%s", r.s.a.label(), rt.meta.Namespace, rt.meta.Name))
+	meta := o.Meta(r.s.a.label() + "/" + rt.meta.Namespace + "/" + rt.meta.Name)
 	var eps []*endpoint.Endpoint
-	for _, h := range order {
-		eps = append(eps, meta.Endpoints(h, *byHost[h])...)
+	for _, m := range matched {
+		eps = append(eps, meta.Endpoints(m.host, m.targets)...)
 	}
 	return eps
+}
+
+type hostTargets struct {
+	host    string
+	targets source.Targets
 }
 
 // acceptedParent returns the Gateway of one status.parents entry, and the listeners its sectionName

@@ -19,7 +19,7 @@ func (r *resolver) routeHosts(o *source.Object, rt *route) []string {
 		}
 	}
 	if set, combine := r.s.k.HasTemplate(); set && (len(rt.hostnames) == 0 || combine) {
-		defined = append(defined, checked(o, "--fqdn-template", o.TemplateHostnames(rt.obj))...)
+		defined = append(defined, checked(o, "--fqdn-template", o.TemplateHostnames(r.s.a.typed(rt.raw)))...)
 	}
 	annotated := func() []string {
 		_, field, _ := o.Annotation("hostname")

@@ -1,6 +1,8 @@
 package gateway
 
 import (
+	"strings"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,60 +18,58 @@ import (
 // and where the parts the engine reads live in the typed object.
 
 // HTTPRouteKind is --source=gateway-httproute: gateway.networking.k8s.io/v1 HTTPRoutes.
-func HTTPRouteKind() source.Kind {
-	return kind(adapt(gvk("v1", "HTTPRoute"), "httproutes", gwv1.HTTPProtocolType,
+func HTTPRouteKind() source.Kind { return kind(httpRoute) }
+
+// GRPCRouteKind is --source=gateway-grpcroute: gateway.networking.k8s.io/v1 GRPCRoutes.
+func GRPCRouteKind() source.Kind { return kind(grpcRoute) }
+
+// TLSRouteKind is --source=gateway-tlsroute: gateway.networking.k8s.io/v1alpha2 TLSRoutes.
+func TLSRouteKind() source.Kind { return kind(tlsRoute) }
+
+// TCPRouteKind is --source=gateway-tcproute: gateway.networking.k8s.io/v1alpha2 TCPRoutes (no
+// hostnames of their own: the listeners' and the annotation's).
+func TCPRouteKind() source.Kind { return kind(tcpRoute) }
+
+// UDPRouteKind is --source=gateway-udproute: gateway.networking.k8s.io/v1alpha2 UDPRoutes.
+func UDPRouteKind() source.Kind { return kind(udpRoute) }
+
+var (
+	httpRoute = adapt(gvk("v1", "HTTPRoute"), "httproutes", gwv1.HTTPProtocolType,
 		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Gateway().V1().HTTPRoutes().Informer()
 		},
 		func(rt *gwv1.HTTPRoute) parts {
 			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
-		}))
-}
-
-// GRPCRouteKind is --source=gateway-grpcroute: gateway.networking.k8s.io/v1 GRPCRoutes.
-func GRPCRouteKind() source.Kind {
-	return kind(adapt(gvk("v1", "GRPCRoute"), "grpcroutes", gwv1.HTTPSProtocolType,
+		})
+	grpcRoute = adapt(gvk("v1", "GRPCRoute"), "grpcroutes", gwv1.HTTPSProtocolType,
 		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Gateway().V1().GRPCRoutes().Informer()
 		},
 		func(rt *gwv1.GRPCRoute) parts {
 			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
-		}))
-}
-
-// TLSRouteKind is --source=gateway-tlsroute: gateway.networking.k8s.io/v1alpha2 TLSRoutes.
-func TLSRouteKind() source.Kind {
-	return kind(adapt(gvk("v1alpha2", "TLSRoute"), "tlsroutes", gwv1.TLSProtocolType,
+		})
+	tlsRoute = adapt(gvk("v1alpha2", "TLSRoute"), "tlsroutes", gwv1.TLSProtocolType,
 		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Gateway().V1alpha2().TLSRoutes().Informer()
 		},
 		func(rt *v1alpha2.TLSRoute) parts {
 			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
-		}))
-}
-
-// TCPRouteKind is --source=gateway-tcproute: gateway.networking.k8s.io/v1alpha2 TCPRoutes (no
-// hostnames of their own: the listeners' and the annotation's).
-func TCPRouteKind() source.Kind {
-	return kind(adapt(gvk("v1alpha2", "TCPRoute"), "tcproutes", gwv1.TCPProtocolType,
+		})
+	tcpRoute = adapt(gvk("v1alpha2", "TCPRoute"), "tcproutes", gwv1.TCPProtocolType,
 		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Gateway().V1alpha2().TCPRoutes().Informer()
 		},
 		func(rt *v1alpha2.TCPRoute) parts {
 			return parts{&rt.ObjectMeta, nil, rt.Spec.ParentRefs, rt.Status.Parents}
-		}))
-}
-
-// UDPRouteKind is --source=gateway-udproute: gateway.networking.k8s.io/v1alpha2 UDPRoutes.
-func UDPRouteKind() source.Kind {
-	return kind(adapt(gvk("v1alpha2", "UDPRoute"), "udproutes", gwv1.UDPProtocolType,
+		})
+	udpRoute = adapt(gvk("v1alpha2", "UDPRoute"), "udproutes", gwv1.UDPProtocolType,
 		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
 			return f.Gateway().V1alpha2().UDPRoutes().Informer()
 		},
 		func(rt *v1alpha2.UDPRoute) parts {
 			return parts{&rt.ObjectMeta, nil, rt.Spec.ParentRefs, rt.Status.Parents}
-		}))
-}
+		})
+)
 
 // parts are the fields of a typed route the engine reads.
 type parts struct {
@@ -86,17 +86,20 @@ func adapt[T any, P interface {
 }](id schema.GroupVersionKind, resource string, protocol gwv1.ProtocolType,
 	informer func(gwinformers.SharedInformerFactory) cache.SharedIndexInformer, get func(P) parts) adapter {
 	return adapter{
-		kind: id.Kind, version: id.Version, resource: resource, protocol: protocol, informer: informer,
+		kind: id.Kind, lower: strings.ToLower(id.Kind), version: id.Version, resource: resource, protocol: protocol, informer: informer,
 		view: func(obj any) (route, bool) {
 			rt, ok := obj.(P)
 			if !ok {
 				return route{}, false
 			}
-			typed := P(new(T))
-			*typed = *rt // a shallow copy with the TypeMeta set, for templates: the cache's object is shared
-			typed.GetObjectKind().SetGroupVersionKind(id)
 			p := get(rt)
-			return route{obj: typed, meta: p.meta, hostnames: p.hostnames, parentRefs: p.parentRefs, parents: p.parents}, true
+			return route{raw: rt, meta: p.meta, hostnames: p.hostnames, parentRefs: p.parentRefs, parents: p.parents}, true
+		},
+		typed: func(obj any) runtime.Object {
+			c := P(new(T))
+			*c = *obj.(P) // a shallow copy with the TypeMeta set: the cache's object is shared
+			c.GetObjectKind().SetGroupVersionKind(id)
+			return c
 		},
 	}
 }
