@@ -71,6 +71,8 @@ type Source struct {
 	gateways cache.Indexer
 	nss      cache.Indexer
 	handlers source.Handlers
+	// live: the objects come from the API server, so Events can be sent for them.
+	live bool
 }
 
 var (
@@ -82,16 +84,11 @@ var (
 // Namespaces, for allowedRoutes selectors) and waits for their caches.
 func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) {
 	cfg := env.Config
-	k, err := source.NewKernel(cfg)
+	s, err := newBare(cfg, a)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{k: k, a: a, gwName: cfg.GatewayName}
-	if f := strings.TrimSpace(cfg.GatewayLabelFilter); f != "" {
-		if s.gwLabels, err = labels.Parse(f); err != nil {
-			return nil, fmt.Errorf("--gateway-label-filter %q: %w", cfg.GatewayLabelFilter, err)
-		}
-	}
+	s.live = true
 	if env.REST == nil {
 		return nil, fmt.Errorf("--source=gateway-%s needs the Kubernetes API", a.label())
 	}
@@ -129,12 +126,74 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 	return s, nil
 }
 
+// newBare checks the configuration; the caches are left for the caller to set.
+func newBare(cfg source.Config, a adapter) (*Source, error) {
+	k, err := source.NewKernel(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{k: k, a: a, gwName: cfg.GatewayName}
+	if f := strings.TrimSpace(cfg.GatewayLabelFilter); f != "" {
+		if s.gwLabels, err = labels.Parse(f); err != nil {
+			return nil, fmt.Errorf("--gateway-label-filter %q: %w", cfg.GatewayLabelFilter, err)
+		}
+	}
+	return s, nil
+}
+
+// NewStatic builds the source of one route kind ("gateway-httproute", ...) over objects that are
+// already decoded, for manifests on disk (zonekeeper plan): Gateways, routes of that kind and
+// Namespaces; other objects are left out, as are objects outside --namespace (routes) and
+// --gateway-namespace (Gateways). It serves no events.
+func NewStatic(kindName string, cfg source.Config, objs []runtime.Object) (*Source, error) {
+	var a adapter
+	for _, c := range []adapter{httpRoute, grpcRoute, tlsRoute, tcpRoute, udpRoute} {
+		if "gateway-"+c.lower == kindName {
+			a = c
+		}
+	}
+	if a.kind == "" {
+		return nil, fmt.Errorf("%s is not a Gateway API source", kindName)
+	}
+	s, err := newBare(cfg, a)
+	if err != nil {
+		return nil, err
+	}
+	newIndexer := func() cache.Indexer {
+		return cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	}
+	s.routes, s.gateways, s.nss = newIndexer(), newIndexer(), newIndexer()
+	for _, obj := range objs {
+		var into cache.Indexer
+		switch o := obj.(type) {
+		case *corev1.Namespace:
+			into = s.nss
+		case *gwv1.Gateway:
+			if cfg.GatewayNamespace == "" || o.Namespace == cfg.GatewayNamespace {
+				into = s.gateways
+			}
+		default:
+			if m, ok := obj.(metav1.Object); ok {
+				if _, isRoute := a.view(obj); isRoute && (cfg.Namespace == "" || m.GetNamespace() == cfg.Namespace) {
+					into = s.routes
+				}
+			}
+		}
+		if into != nil {
+			if err := into.Add(obj); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
 // AddEventHandler registers fn for every change of a route, a Gateway or a Namespace.
 func (s *Source) AddEventHandler(fn func()) { s.handlers.Add(fn) }
 
 // LookupObject finds a cached route for Events.
 func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
-	if !strings.EqualFold(kind, s.a.kind) && !strings.EqualFold(kind, s.a.label()) {
+	if !s.live || (!strings.EqualFold(kind, s.a.kind) && !strings.EqualFold(kind, s.a.label())) {
 		return nil, false
 	}
 	obj, ok, err := s.routes.GetByKey(namespace + "/" + name)
