@@ -191,12 +191,21 @@ func NewStatic(kindName string, cfg source.Config, objs []runtime.Object) (*Sour
 // AddEventHandler registers fn for every change of a route, a Gateway or a Namespace.
 func (s *Source) AddEventHandler(fn func()) { s.handlers.Add(fn) }
 
-// LookupObject finds a cached route for Events.
+// LookupObject finds a cached route, or a cached Gateway (its bad target annotation or address), for
+// Events.
 func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
-	if !s.live || (!strings.EqualFold(kind, s.a.kind) && !strings.EqualFold(kind, s.a.label())) {
+	var from cache.Indexer
+	switch {
+	case !s.live:
+		return nil, false
+	case strings.EqualFold(kind, s.a.kind) || strings.EqualFold(kind, s.a.label()):
+		from = s.routes
+	case strings.EqualFold(kind, gatewayKind):
+		from = s.gateways
+	default:
 		return nil, false
 	}
-	obj, ok, err := s.routes.GetByKey(namespace + "/" + name)
+	obj, ok, err := from.GetByKey(namespace + "/" + name)
 	if err != nil || !ok {
 		return nil, false
 	}

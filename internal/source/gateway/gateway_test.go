@@ -399,6 +399,9 @@ func TestGatewayEventsAndLookup(t *testing.T) {
 	if obj, ok := src.(source.ObjectLookup).LookupObject("httproute", "a", "r"); !ok || obj.(metav1.Object).GetName() != "r" {
 		t.Fatalf("LookupObject: %v %v", obj, ok)
 	}
+	if obj, ok := src.(source.ObjectLookup).LookupObject("Gateway", "a", "gw"); !ok || obj.(metav1.Object).GetName() != "gw" {
+		t.Fatalf("LookupObject of the Gateway: %v %v", obj, ok)
+	}
 	if _, ok := src.(source.ObjectLookup).LookupObject("ingress", "a", "r"); ok {
 		t.Fatal("LookupObject found a route for kind ingress")
 	}
