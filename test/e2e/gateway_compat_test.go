@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/miekg/dns"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
@@ -269,4 +270,80 @@ func recordSet(t *testing.T, endpoint, prefix string) map[string]bool {
 		out[fmt.Sprintf("%s %s %d %s", e.DNSName, e.RecordType, e.RecordTTL, strings.Join(ts, ","))] = true
 	}
 	return out
+}
+
+// gatewayEnv is the e2e env with the Gateway API CRDs, one Gateway (infra/gw, 192.0.2.50, one
+// listener open to all namespaces) and one HTTPRoute default/web for hosts, with annotations kv.
+func gatewayEnv(t testing.TB, hosts []string, kv ...string) (*env, gt.Clients) {
+	e := startEnv(t)
+	testbed.InstallGatewayAPI(t, e.kube)
+	gw, err := gwclient.NewForConfig(e.kube.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gt.Clients{Kube: e.client, Gateway: gw}
+	route := gt.Route{Kind: "HTTPRoute", Namespace: "default", Name: "web", Hostnames: hosts, Annotations: map[string]string{},
+		Parents: []gt.Parent{{Namespace: "infra", Name: "gw", Accepted: metav1.ConditionTrue}}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		route.Annotations["external-dns.alpha.kubernetes.io/"+kv[i]] = kv[i+1]
+	}
+	err = c.Create(context.Background(), []gt.Namespace{{Name: "infra"}},
+		[]gt.Gateway{{Namespace: "infra", Name: "gw", Addresses: []string{"192.0.2.50"},
+			Listeners: []gt.Listener{{Name: "web", From: gwv1.NamespacesFromAll}}}},
+		[]gt.Route{route})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, c
+}
+
+// setRouteHostname replaces the route's hostnames.
+func setRouteHostname(t testing.TB, c gt.Clients, host string) {
+	t.Helper()
+	routes := c.Gateway.GatewayV1().HTTPRoutes("default")
+	rt, err := routes.Get(context.Background(), "web", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt.Spec.Hostnames = []gwv1.Hostname{gwv1.Hostname(host)}
+	if _, err := routes.Update(context.Background(), rt, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A running zonekeeper publishes an HTTPRoute to CoreDNS, follows a hostname change, and tells the
+// route what it did: Published, and the bad annotation named.
+func TestHTTPRouteOnCoreDNSWithEvents(t *testing.T) {
+	e, c := gatewayEnv(t, []string{"route.example.com"}, "ttl", "soon")
+	e.start(t, "--source=gateway-httproute", "--txt-owner-id=e2e", "--policy=sync")
+	e.expectAnswer(t, converge, "route.example.com", dns.TypeA, "192.0.2.50")
+	e.expectAnswer(t, converge, "a-route.example.com", dns.TypeTXT, ownership("e2e", "httproute/default/web"))
+	e.expectEvent(t, "default", "HTTPRoute", "web", "Published", "route.example.com")
+	e.expectEvent(t, "default", "HTTPRoute", "web", "InvalidAnnotation", "external-dns.alpha.kubernetes.io/ttl", "soon")
+	setRouteHostname(t, c, "moved.example.com")
+	e.expectAnswer(t, converge, "moved.example.com", dns.TypeA, "192.0.2.50")
+	e.expectNXDOMAIN(t, converge, "route.example.com")
+}
+
+// BenchmarkHTTPRouteHostnameToAnswer measures the time from changing an HTTPRoute's hostname to
+// CoreDNS answering the new name, with default flags; BenchmarkEventToAnswer is the same for an
+// Ingress's address. Run with -benchtime=50x.
+func BenchmarkHTTPRouteHostnameToAnswer(b *testing.B) {
+	e, c := gatewayEnv(b, []string{"r0.example.com"})
+	e.start(b, "--source=gateway-httproute", "--txt-owner-id=bench", "--policy=sync")
+	waitAnswer(b, e, "r0.example.com", "192.0.2.50", 30*time.Second)
+	samples := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		host := fmt.Sprintf("r%d.example.com", i+1)
+		start := time.Now()
+		setRouteHostname(b, c, host)
+		waitAnswer(b, e, host, "192.0.2.50", 10*time.Second)
+		samples = append(samples, time.Since(start))
+	}
+	b.StopTimer()
+	sort.Slice(samples, func(i, j int) bool { return samples[i] < samples[j] })
+	b.ReportMetric(float64(samples[len(samples)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(samples[(len(samples)*95)/100].Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(samples[len(samples)-1].Microseconds())/1000, "max-ms")
 }
