@@ -323,6 +323,8 @@ func TestHTTPRouteOnCoreDNSWithEvents(t *testing.T) {
 	setRouteHostname(t, c, "moved.example.com")
 	e.expectAnswer(t, converge, "moved.example.com", dns.TypeA, "192.0.2.50")
 	e.expectNXDOMAIN(t, converge, "route.example.com")
+	// The route now comes from a watch event, without apiVersion and kind: the Event still lands.
+	e.expectEvent(t, "default", "HTTPRoute", "web", "Published", "moved.example.com")
 }
 
 // BenchmarkHTTPRouteHostnameToAnswer measures the time from changing an HTTPRoute's hostname to

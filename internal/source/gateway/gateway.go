@@ -192,25 +192,28 @@ func NewStatic(kindName string, cfg source.Config, objs []runtime.Object) (*Sour
 func (s *Source) AddEventHandler(fn func()) { s.handlers.Add(fn) }
 
 // LookupObject finds a cached route, or a cached Gateway (its bad target annotation or address), for
-// Events.
+// Events. The object comes with its apiVersion and kind set: objects from a watch have none, and the
+// event recorder's scheme does not know the Gateway API types.
 func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
-	var from cache.Indexer
+	if !s.live {
+		return nil, false
+	}
+	key := namespace + "/" + name
 	switch {
-	case !s.live:
-		return nil, false
 	case strings.EqualFold(kind, s.a.kind) || strings.EqualFold(kind, s.a.label()):
-		from = s.routes
+		if obj, ok, err := s.routes.GetByKey(key); err == nil && ok {
+			return s.a.typed(obj), true
+		}
 	case strings.EqualFold(kind, gatewayKind):
-		from = s.gateways
-	default:
-		return nil, false
+		if obj, ok, err := s.gateways.GetByKey(key); err == nil && ok {
+			if gw, isGW := obj.(*gwv1.Gateway); isGW {
+				c := *gw
+				c.GetObjectKind().SetGroupVersionKind(gvk("v1", gatewayKind))
+				return &c, true
+			}
+		}
 	}
-	obj, ok, err := from.GetByKey(namespace + "/" + name)
-	if err != nil || !ok {
-		return nil, false
-	}
-	ro, ok := obj.(runtime.Object)
-	return ro, ok
+	return nil, false
 }
 
 // Endpoints returns the records of every admitted route, in namespace/name order, merged as

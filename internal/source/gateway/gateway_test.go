@@ -396,12 +396,16 @@ func TestGatewayEventsAndLookup(t *testing.T) {
 	}
 	var calls atomic.Int32
 	src.AddEventHandler(func() { calls.Add(1) })
-	if obj, ok := src.(source.ObjectLookup).LookupObject("httproute", "a", "r"); !ok || obj.(metav1.Object).GetName() != "r" {
-		t.Fatalf("LookupObject: %v %v", obj, ok)
+	// The objects come with their kind: the event recorder's scheme does not know them.
+	lookup := func(kind, name, wantKind string) {
+		t.Helper()
+		obj, ok := src.(source.ObjectLookup).LookupObject(kind, "a", name)
+		if !ok || obj.(metav1.Object).GetName() != name || obj.GetObjectKind().GroupVersionKind().String() != "gateway.networking.k8s.io/v1, Kind="+wantKind {
+			t.Fatalf("LookupObject(%s, a, %s): %v %v", kind, name, obj, ok)
+		}
 	}
-	if obj, ok := src.(source.ObjectLookup).LookupObject("Gateway", "a", "gw"); !ok || obj.(metav1.Object).GetName() != "gw" {
-		t.Fatalf("LookupObject of the Gateway: %v %v", obj, ok)
-	}
+	lookup("httproute", "r", "HTTPRoute")
+	lookup("Gateway", "gw", "Gateway")
 	if _, ok := src.(source.ObjectLookup).LookupObject("ingress", "a", "r"); ok {
 		t.Fatal("LookupObject found a route for kind ingress")
 	}
@@ -414,6 +418,7 @@ func TestGatewayEventsAndLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	testbed.Eventually(t, 10*time.Second, "hostname change seen", func() error {
+		lookup("HTTPRoute", "r", "HTTPRoute") // now from a watch event
 		res, err := src.Endpoints(ctx)
 		if err != nil {
 			return err
