@@ -239,6 +239,7 @@ func sourceConfig(cfg config.Config) source.Config {
 		GatewayName:                    cfg.GatewayName,
 		GatewayNamespace:               cfg.GatewayNamespace,
 		GatewayLabelFilter:             cfg.GatewayLabelFilter,
+		GatewayListenerSets:            cfg.GatewayListenerSets,
 		PodSourceDomain:                cfg.PodSourceDomain,
 		IgnoreNonHostNetworkPods:       cfg.IgnoreNonHostNetworkPods,
 	}

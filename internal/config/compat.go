@@ -52,7 +52,6 @@ func refusedFlags() map[string]refusedFlag {
 		"skipper-routegroup-groupversion":        {reason: notSource + " (skipper-routegroup)"},
 		"traefik-disable-new":                    {boolean: true, reason: notSource + " (traefik-proxy)"},
 		"traefik-enable-legacy":                  {boolean: true, reason: notSource + " (traefik-proxy)"},
-		"gateway-listener-sets":                  {boolean: true, reason: notFeature + ": the gateway-* sources follow routes attached to Gateways, not to ListenerSets"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},
 		"crd-registry-namespace":                 {reason: notFeature + " yet: --registry=crd (external-dns v0.23); ownership is kept in TXT records (--registry=txt)"},

@@ -56,6 +56,7 @@ type Config struct {
 	GatewayName                    string
 	GatewayNamespace               string
 	GatewayLabelFilter             string
+	GatewayListenerSets            bool
 	PodSourceDomain                string
 	IgnoreNonHostNetworkPods       bool
 

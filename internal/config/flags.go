@@ -98,6 +98,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.GatewayName, "gateway-name", cfg.GatewayName, "gateway-* sources: only routes attached to Gateways of this name")
 	fs.StringVar(&cfg.GatewayNamespace, "gateway-namespace", cfg.GatewayNamespace, "gateway-* sources: only Gateways in this namespace")
 	fs.StringVar(&cfg.GatewayLabelFilter, "gateway-label-filter", cfg.GatewayLabelFilter, "gateway-* sources: label selector the parent Gateways must match")
+	fs.BoolVar(&cfg.GatewayListenerSets, "gateway-listener-sets", cfg.GatewayListenerSets, "gateway-* sources: also follow routes attached to ListenerSets (gateway.networking.k8s.io/v1, Gateway API v1.5)")
 	fs.StringVar(&cfg.PodSourceDomain, "pod-source-domain", cfg.PodSourceDomain, "pod source: publish every pod as <pod name>.<domain>")
 	fs.BoolVar(&cfg.IgnoreNonHostNetworkPods, "ignore-non-host-network-pods", cfg.IgnoreNonHostNetworkPods, "pod source: publish only pods with hostNetwork")
 

@@ -58,6 +58,9 @@ type Config struct {
 	// GatewayName (--gateway-name), GatewayNamespace (--gateway-namespace) and GatewayLabelFilter
 	// (--gateway-label-filter) select the parent Gateways the gateway-* sources follow.
 	GatewayName, GatewayNamespace, GatewayLabelFilter string
+	// GatewayListenerSets (--gateway-listener-sets) makes the gateway-* sources follow routes attached
+	// to ListenerSets too.
+	GatewayListenerSets bool
 	// PodSourceDomain (--pod-source-domain) publishes every pod as <name>.<domain> (pod source).
 	PodSourceDomain string
 	// IgnoreNonHostNetworkPods (--ignore-non-host-network-pods) keeps only hostNetwork pods (pod source).

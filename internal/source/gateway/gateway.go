@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic/dynamicinformer"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -70,7 +71,9 @@ type Source struct {
 	routes   cache.Indexer
 	gateways cache.Indexer
 	nss      cache.Indexer
-	handlers source.Handlers
+	// listenerSets holds unstructured ListenerSets; nil without --gateway-listener-sets.
+	listenerSets cache.Indexer
+	handlers     source.Handlers
 	// live: the objects come from the API server, so Events can be sent for them.
 	live bool
 }
@@ -119,6 +122,17 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 	starters := []source.Starter{gwFactory.Start, kubeFactory.Start}
 	if rtFactory != gwFactory {
 		starters = append(starters, rtFactory.Start)
+	}
+	if cfg.GatewayListenerSets {
+		// In every namespace, whatever --gateway-namespace says: it selects Gateways, not ListenerSets.
+		f := dynamicinformer.NewDynamicSharedInformerFactory(env.Dynamic, 0)
+		inf := f.ForResource(listenerSetResource).Informer()
+		if err := inf.SetTransform(source.TrimObject); err != nil {
+			return nil, err
+		}
+		s.listenerSets = inf.GetIndexer()
+		watched[listenerSetResource.Resource+"."+group] = inf
+		starters = append(starters, f.Start)
 	}
 	if err := source.StartAndSync(ctx, watched, &s.handlers, starters...); err != nil {
 		return nil, err
@@ -242,9 +256,12 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 	return source.Result{Endpoints: source.MergeEndpoints(eps), Problems: problems.Items()}, nil
 }
 
-// parent is one Gateway a route may attach to, with what was read of it once per pass.
+// parent is one Gateway or ListenerSet a route may attach to, with what was read of it once per pass.
 type parent struct {
+	// gw is the Gateway (a ListenerSet's parent Gateway): --gateway-name applies to it.
 	gw *gwv1.Gateway
+	// owner is the namespace of the Gateway or ListenerSet, for allowedRoutes "Same".
+	owner string
 	// byName indexes the listeners by name; "" holds them all.
 	byName  map[gwv1.SectionName][]*gwv1.Listener
 	targets source.Targets
@@ -254,12 +271,14 @@ type parent struct {
 type resolver struct {
 	s        *Source
 	problems *source.Problems
-	gateways map[string]*parent // "namespace/name"
+	// parents are the Gateways and ListenerSets read so far, by "Kind/namespace/name" (nil: not usable).
+	parents  map[string]*parent
+	selected map[string]bool // "namespace/name" of the Gateways the flags select
 	nss      map[string]*corev1.Namespace
 }
 
 func (s *Source) resolver(problems *source.Problems) *resolver {
-	r := &resolver{s: s, problems: problems, gateways: map[string]*parent{}, nss: map[string]*corev1.Namespace{}}
+	r := &resolver{s: s, problems: problems, parents: map[string]*parent{}, selected: map[string]bool{}, nss: map[string]*corev1.Namespace{}}
 	for _, obj := range s.nss.List() {
 		if ns, ok := obj.(*corev1.Namespace); ok {
 			r.nss[ns.Name] = ns
@@ -270,7 +289,7 @@ func (s *Source) resolver(problems *source.Problems) *resolver {
 		if !ok || (s.gwLabels != nil && !s.gwLabels.Matches(labels.Set(gw.Labels))) {
 			continue
 		}
-		r.gateways[gw.Namespace+"/"+gw.Name] = nil // read on first use
+		r.selected[gw.Namespace+"/"+gw.Name] = true // read on first use
 	}
 	return r
 }
@@ -279,11 +298,10 @@ func (s *Source) resolver(problems *source.Problems) *resolver {
 // time; nil when it is not cached or not selected by --gateway-label-filter.
 func (r *resolver) gateway(namespace, name string) *parent {
 	key := namespace + "/" + name
-	p, known := r.gateways[key]
-	if !known {
+	if !r.selected[key] {
 		return nil
 	}
-	if p != nil {
+	if p, done := r.parents[gatewayKind+"/"+key]; done {
 		return p
 	}
 	obj, ok, err := r.s.gateways.GetByKey(key)
@@ -291,7 +309,7 @@ func (r *resolver) gateway(namespace, name string) *parent {
 		return nil
 	}
 	gw := obj.(*gwv1.Gateway)
-	p = &parent{gw: gw, byName: make(map[gwv1.SectionName][]*gwv1.Listener, len(gw.Spec.Listeners)+1)}
+	p := &parent{gw: gw, owner: gw.Namespace, byName: make(map[gwv1.SectionName][]*gwv1.Listener, len(gw.Spec.Listeners)+1)}
 	for i := range gw.Spec.Listeners {
 		l := &gw.Spec.Listeners[i]
 		p.byName[l.Name] = []*gwv1.Listener{l}
@@ -305,7 +323,7 @@ func (r *resolver) gateway(namespace, name string) *parent {
 			p.targets.Add(o, fmt.Sprintf("status.addresses[%d].value", i), a.Value)
 		}
 	}
-	r.gateways[key] = p
+	r.parents[gatewayKind+"/"+key] = p
 	return p
 }
 
@@ -383,14 +401,18 @@ func (r *resolver) acceptedParent(rt *route, ps gwv1.RouteParentStatus) (*parent
 	if !specHasParentRef(rt, ref) {
 		return nil, nil
 	}
-	if str((*string)(ref.Group), group) != group || str((*string)(ref.Kind), gatewayKind) != gatewayKind {
-		return nil, nil // ListenerSets and other parents: see docs/migration.md
-	}
-	if r.s.gwName != "" && string(ref.Name) != r.s.gwName {
+	if str((*string)(ref.Group), group) != group {
 		return nil, nil
 	}
-	p := r.gateway(str((*string)(ref.Namespace), rt.meta.Namespace), string(ref.Name))
-	if p == nil || !accepted(ps.Conditions) {
+	var p *parent
+	ns := str((*string)(ref.Namespace), rt.meta.Namespace)
+	switch str((*string)(ref.Kind), gatewayKind) {
+	case gatewayKind:
+		p = r.gateway(ns, string(ref.Name))
+	case listenerSetKind:
+		p = r.listenerSet(ns, string(ref.Name))
+	}
+	if p == nil || (r.s.gwName != "" && p.gw.Name != r.s.gwName) || !accepted(ps.Conditions) {
 		return nil, nil
 	}
 	section := gwv1.SectionName("")
@@ -441,7 +463,7 @@ func (r *resolver) attaches(rt *route, ref gwv1.ParentReference, p *parent, l *g
 	switch from {
 	case gwv1.NamespacesFromAll:
 	case gwv1.NamespacesFromSame:
-		if p.gw.Namespace != rt.meta.Namespace {
+		if p.owner != rt.meta.Namespace {
 			return false
 		}
 	case gwv1.NamespacesFromSelector:

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
 
@@ -38,7 +39,11 @@ func startCluster(t *testing.T) *cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &cluster{api: api, clients: gt.Clients{Kube: api.Client(t), Gateway: gw}}
+	dyn, err := dynamic.NewForConfig(api.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cluster{api: api, clients: gt.Clients{Kube: api.Client(t), Gateway: gw, Dynamic: dyn}}
 }
 
 // run creates the objects, builds the kind's source with cfg, and returns its endpoints (one line
@@ -55,7 +60,7 @@ func (c *cluster) run(t *testing.T, k source.Kind, cfg source.Config, nss []gt.N
 			t.Fatal(err)
 		}
 	}()
-	src, err := k.New(ctx, source.Env{Kube: c.clients.Kube, REST: c.api.Config, Config: cfg})
+	src, err := k.New(ctx, source.Env{Kube: c.clients.Kube, Dynamic: c.clients.Dynamic, REST: c.api.Config, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,6 +476,10 @@ func TestGatewayKindReads(t *testing.T) {
 		if fmt.Sprint(res) != fmt.Sprint(want) {
 			t.Errorf("%s reads %v, want %v", k.Name, res, want)
 		}
+		withSets := k.Reads(source.Config{GatewayListenerSets: true})
+		if last := withSets[len(withSets)-1]; len(withSets) != 4 || last.Resource != "listenersets" || last.Group != group || !last.ClusterScoped {
+			t.Errorf("%s with --gateway-listener-sets reads %v", k.Name, withSets)
+		}
 		if !slices.Equal(k.ResourceLabelKinds(), []string{label}) {
 			t.Errorf("%s resource labels %v", k.Name, k.ResourceLabelKinds())
 		}
@@ -494,5 +503,78 @@ func TestMatchHost(t *testing.T) {
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("matchHost(%q, %q) = %q %v, want %q", tc.listener, tc.route, got, ok, tc.want)
 		}
+	}
+}
+
+// Routes attached to ListenerSets (--gateway-listener-sets): the parent Gateway must be selected and
+// allow the ListenerSet (spec.allowedListeners), the ListenerSet and the listener must be Accepted,
+// "Same" means the ListenerSet's namespace, and the targets are the ListenerSet's target annotation,
+// else the Gateway's.
+func TestListenerSets(t *testing.T) {
+	c := startCluster(t)
+	ctx := context.Background()
+	nss := []gt.Namespace{{Name: "a"}, {Name: "b", Labels: map[string]string{"env": "prod"}}, {Name: "c"}}
+	gws := []gt.Gateway{
+		{Namespace: "a", Name: "open", Addresses: []string{"192.0.2.1"}, AllowedListeners: gwv1.NamespacesFromAll, Listeners: []gt.Listener{lis("own", "own.example.com")}},
+		{Namespace: "a", Name: "closed", Addresses: []string{"192.0.2.2"}, Listeners: []gt.Listener{lis("own", "own.example.com")}},
+		{Namespace: "a", Name: "selector", Addresses: []string{"192.0.2.3"}, AllowedListeners: gwv1.NamespacesFromSelector,
+			ListenerSelector: map[string]string{"env": "prod"}, Listeners: []gt.Listener{lis("own", "own.example.com")}},
+		{Namespace: "a", Name: "target-gw", Addresses: []string{"192.0.2.4"}, AllowedListeners: gwv1.NamespacesFromAll,
+			Annotations: map[string]string{"external-dns.alpha.kubernetes.io/target": "gw-lb.example.net"}, Listeners: []gt.Listener{lis("own", "own.example.com")}},
+	}
+	l := func(name, host string, from gwv1.FromNamespaces, port int32) gt.Listener {
+		return gt.Listener{Name: name, Hostname: host, From: from, Port: port}
+	}
+	sets := []gt.ListenerSet{
+		{Namespace: "b", Name: "ls1", Gateway: "a/open", Accepted: yes, NotAccepted: []string{"y"},
+			Listeners: []gt.Listener{l("x", "*.ls1.example.com", "", 81), l("y", "y.lsy.example.com", gwv1.NamespacesFromAll, 82)}},
+		{Namespace: "b", Name: "ls-closed", Gateway: "a/closed", Accepted: yes, Listeners: []gt.Listener{l("x", "*.closed.example.com", "", 81)}},
+		{Namespace: "b", Name: "ls-sel", Gateway: "a/selector", Accepted: yes, Listeners: []gt.Listener{l("x", "*.sel.example.com", "", 81)}},
+		{Namespace: "c", Name: "ls-sel2", Gateway: "a/selector", Accepted: yes, Listeners: []gt.Listener{l("x", "*.sel2.example.com", "", 81)}},
+		{Namespace: "b", Name: "ls-notacc", Gateway: "a/open", Accepted: no, Listeners: []gt.Listener{l("x", "*.notacc.example.com", "", 81)}},
+		{Namespace: "b", Name: "ls-target", Gateway: "a/target-gw", Accepted: yes, Listeners: []gt.Listener{l("x", "*.lst.example.com", "", 81)},
+			Annotations: map[string]string{"external-dns.alpha.kubernetes.io/target": "ls-lb.example.net"}},
+		{Namespace: "b", Name: "ls-gwtarget", Gateway: "a/target-gw", Accepted: yes, Listeners: []gt.Listener{l("x", "*.lsg.example.com", "", 81)}},
+	}
+	ls := func(ns, name string) gt.Parent {
+		return gt.Parent{Kind: "ListenerSet", Namespace: ns, Name: name, Accepted: yes}
+	}
+	routes := []gt.Route{
+		http("b", "r1", []string{"a.ls1.example.com", "y.lsy.example.com"}, ls("", "ls1")),
+		http("c", "r2", []string{"c.ls1.example.com"}, ls("b", "ls1")),
+		http("b", "r3", []string{"a.closed.example.com"}, ls("", "ls-closed")),
+		http("b", "r4", []string{"a.sel.example.com"}, ls("", "ls-sel")),
+		http("c", "r5", []string{"a.sel2.example.com"}, ls("", "ls-sel2")),
+		http("b", "r6", []string{"a.notacc.example.com"}, ls("", "ls-notacc")),
+		http("b", "r7", []string{"a.lst.example.com"}, ls("", "ls-target")),
+		http("b", "r8", []string{"a.lsg.example.com"}, ls("", "ls-gwtarget")),
+	}
+	if err := c.clients.Create(ctx, nss, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.clients.CreateListenerSets(ctx, sets); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := c.clients.DeleteListenerSets(ctx, sets); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	for _, tc := range []struct {
+		cfg  source.Config
+		want []string
+	}{
+		{source.Config{}, nil},
+		{source.Config{GatewayListenerSets: true}, []string{
+			"a.ls1.example.com A 192.0.2.1 httproute/b/r1",
+			"a.lsg.example.com CNAME gw-lb.example.net httproute/b/r8",
+			"a.lst.example.com CNAME ls-lb.example.net httproute/b/r7",
+			"a.sel.example.com A 192.0.2.3 httproute/b/r4",
+		}},
+		{source.Config{GatewayListenerSets: true, GatewayName: "open"}, []string{"a.ls1.example.com A 192.0.2.1 httproute/b/r1"}},
+		{source.Config{GatewayListenerSets: true, GatewayNamespace: "b"}, nil}, // the parent Gateways are in a
+	} {
+		got, _ := c.run(t, HTTPRouteKind(), tc.cfg, nss, gws, routes)
+		expect(t, got, tc.want)
 	}
 }

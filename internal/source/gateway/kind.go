@@ -14,13 +14,17 @@ func kind(a adapter) source.Kind {
 		Cluster: true,
 		Labels:  []string{a.label()},
 		Reads: func(cfg source.Config) []source.Resource {
-			return []source.Resource{
+			reads := []source.Resource{
 				// Gateways are read in --gateway-namespace: in every namespace when it is unset, even
 				// under --namespace (a ClusterRole in a namespaced install).
 				{Group: group, Version: "v1", Resource: "gateways", CRD: true, ClusterScoped: cfg.GatewayNamespace == ""},
 				{Group: group, Version: a.version, Resource: a.resource, CRD: true},
 				{Version: "v1", Resource: "namespaces", ClusterScoped: true},
 			}
+			if cfg.GatewayListenerSets { // in every namespace
+				reads = append(reads, source.Resource{Group: group, Version: "v1", Resource: "listenersets", CRD: true, ClusterScoped: true})
+			}
+			return reads
 		},
 		New: func(ctx context.Context, env source.Env) (source.Source, error) {
 			return newSource(ctx, env, a)

@@ -11,6 +11,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/apis/v1alpha2"
@@ -34,6 +38,23 @@ type Gateway struct {
 	// Addresses go to status.addresses: IP addresses as IPAddress, "named:x" as NamedAddress x,
 	// others as Hostname.
 	Addresses []string
+	// AllowedListeners is spec.allowedListeners.namespaces.from ("" leaves it out: None); with
+	// Selector, ListenerSelector is its matchLabels.
+	AllowedListeners gwv1.FromNamespaces
+	ListenerSelector map[string]string
+}
+
+// ListenerSet is a gateway.networking.k8s.io/v1 ListenerSet (Gateway API v1.5) with its status.
+type ListenerSet struct {
+	Namespace, Name string
+	Annotations     map[string]string
+	// Gateway is the parent: "namespace/name", or "name" in the ListenerSet's namespace.
+	Gateway   string
+	Listeners []Listener
+	// Accepted is the ListenerSet's Accepted condition ("" for no status); NotAccepted names
+	// listeners whose own Accepted condition is False.
+	Accepted    metav1.ConditionStatus
+	NotAccepted []string
 }
 
 // Listener is one listener. From is Same (default), All or Selector (with Selector as matchLabels).
@@ -74,6 +95,75 @@ type Parent struct {
 type Clients struct {
 	Kube    kubernetes.Interface
 	Gateway gwclient.Interface
+	// Dynamic creates ListenerSets (the typed module predates their v1 kind).
+	Dynamic dynamic.Interface
+}
+
+var listenerSets = schema.GroupVersionResource{Group: "gateway.networking.k8s.io", Version: "v1", Resource: "listenersets"}
+
+// CreateListenerSets creates ListenerSets and writes their status.
+func (c Clients) CreateListenerSets(ctx context.Context, sets []ListenerSet) error {
+	for _, ls := range sets {
+		gwNS, gwName, found := strings.Cut(ls.Gateway, "/")
+		if !found {
+			gwNS, gwName = ls.Namespace, ls.Gateway
+		}
+		var listeners []any
+		for _, l := range ls.Listeners {
+			lis := l.listener()
+			u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&lis)
+			if err != nil {
+				return err
+			}
+			listeners = append(listeners, u)
+		}
+		annotations := map[string]any{}
+		for k, v := range ls.Annotations {
+			annotations[k] = v
+		}
+		obj := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "gateway.networking.k8s.io/v1", "kind": "ListenerSet",
+			"metadata": map[string]any{"namespace": ls.Namespace, "name": ls.Name, "annotations": annotations},
+			"spec":     map[string]any{"parentRef": map[string]any{"name": gwName, "namespace": gwNS}, "listeners": listeners},
+		}}
+		res := c.Dynamic.Resource(listenerSets).Namespace(ls.Namespace)
+		created, err := res.Create(ctx, obj, metav1.CreateOptions{})
+		if err != nil {
+			return fmt.Errorf("ListenerSet %s/%s: %w", ls.Namespace, ls.Name, err)
+		}
+		if ls.Accepted == "" {
+			continue
+		}
+		cond := func(status metav1.ConditionStatus) map[string]any {
+			return map[string]any{"type": "Accepted", "status": string(status), "reason": "Accepted", "message": "set by the test",
+				"lastTransitionTime": "2026-01-01T00:00:00Z"}
+		}
+		var statuses []any
+		for _, l := range ls.Listeners {
+			st := metav1.ConditionTrue
+			for _, n := range ls.NotAccepted {
+				if n == l.Name {
+					st = metav1.ConditionFalse
+				}
+			}
+			statuses = append(statuses, map[string]any{"name": l.Name, "attachedRoutes": int64(0), "conditions": []any{cond(st)}})
+		}
+		created.Object["status"] = map[string]any{"conditions": []any{cond(ls.Accepted)}, "listeners": statuses}
+		if _, err := res.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+			return fmt.Errorf("ListenerSet %s/%s status: %w", ls.Namespace, ls.Name, err)
+		}
+	}
+	return nil
+}
+
+// DeleteListenerSets deletes ListenerSets.
+func (c Clients) DeleteListenerSets(ctx context.Context, sets []ListenerSet) error {
+	for _, ls := range sets {
+		if err := c.Dynamic.Resource(listenerSets).Namespace(ls.Namespace).Delete(ctx, ls.Name, metav1.DeleteOptions{}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Create creates the namespaces (unless they exist), the Gateways and the routes, and writes their
@@ -126,45 +216,57 @@ func (c Clients) Delete(ctx context.Context, gws []Gateway, routes []Route) erro
 	return nil
 }
 
+// listener is the API form of l, with the defaults and TLS settings the API server requires.
+func (l Listener) listener() gwv1.Listener {
+	lis := gwv1.Listener{Name: gwv1.SectionName(l.Name), Port: l.Port, Protocol: l.Protocol}
+	if lis.Port == 0 {
+		lis.Port = 80
+	}
+	if lis.Protocol == "" {
+		lis.Protocol = gwv1.HTTPProtocolType
+	}
+	switch lis.Protocol {
+	case gwv1.TLSProtocolType:
+		mode := gwv1.TLSModePassthrough
+		lis.TLS = &gwv1.ListenerTLSConfig{Mode: &mode}
+	case gwv1.HTTPSProtocolType:
+		mode := gwv1.TLSModeTerminate
+		lis.TLS = &gwv1.ListenerTLSConfig{Mode: &mode, CertificateRefs: []gwv1.SecretObjectReference{{Name: "cert"}}}
+	}
+	if l.Hostname != "" {
+		h := gwv1.Hostname(l.Hostname)
+		lis.Hostname = &h
+	}
+	if l.From != "" || len(l.Kinds) > 0 {
+		lis.AllowedRoutes = &gwv1.AllowedRoutes{}
+		if l.From != "" {
+			from := l.From
+			lis.AllowedRoutes.Namespaces = &gwv1.RouteNamespaces{From: &from}
+			if from == gwv1.NamespacesFromSelector {
+				lis.AllowedRoutes.Namespaces.Selector = &metav1.LabelSelector{MatchLabels: l.Selector}
+			}
+		}
+		for _, k := range l.Kinds {
+			lis.AllowedRoutes.Kinds = append(lis.AllowedRoutes.Kinds, gwv1.RouteGroupKind{Kind: gwv1.Kind(k)})
+		}
+	}
+	return lis
+}
+
 func (c Clients) createGateway(ctx context.Context, g Gateway) error {
 	gw := &gwv1.Gateway{
 		ObjectMeta: metav1.ObjectMeta{Namespace: g.Namespace, Name: g.Name, Labels: g.Labels, Annotations: g.Annotations},
 		Spec:       gwv1.GatewaySpec{GatewayClassName: "test"},
 	}
 	for _, l := range g.Listeners {
-		lis := gwv1.Listener{Name: gwv1.SectionName(l.Name), Port: l.Port, Protocol: l.Protocol}
-		if lis.Port == 0 {
-			lis.Port = 80
+		gw.Spec.Listeners = append(gw.Spec.Listeners, l.listener())
+	}
+	if g.AllowedListeners != "" {
+		from := g.AllowedListeners
+		gw.Spec.AllowedListeners = &gwv1.AllowedListeners{Namespaces: &gwv1.ListenerNamespaces{From: &from}}
+		if from == gwv1.NamespacesFromSelector {
+			gw.Spec.AllowedListeners.Namespaces.Selector = &metav1.LabelSelector{MatchLabels: g.ListenerSelector}
 		}
-		if lis.Protocol == "" {
-			lis.Protocol = gwv1.HTTPProtocolType
-		}
-		switch lis.Protocol {
-		case gwv1.TLSProtocolType:
-			mode := gwv1.TLSModePassthrough
-			lis.TLS = &gwv1.ListenerTLSConfig{Mode: &mode}
-		case gwv1.HTTPSProtocolType:
-			mode := gwv1.TLSModeTerminate
-			lis.TLS = &gwv1.ListenerTLSConfig{Mode: &mode, CertificateRefs: []gwv1.SecretObjectReference{{Name: "cert"}}}
-		}
-		if l.Hostname != "" {
-			h := gwv1.Hostname(l.Hostname)
-			lis.Hostname = &h
-		}
-		if l.From != "" || len(l.Kinds) > 0 {
-			lis.AllowedRoutes = &gwv1.AllowedRoutes{}
-			if l.From != "" {
-				from := l.From
-				lis.AllowedRoutes.Namespaces = &gwv1.RouteNamespaces{From: &from}
-				if from == gwv1.NamespacesFromSelector {
-					lis.AllowedRoutes.Namespaces.Selector = &metav1.LabelSelector{MatchLabels: l.Selector}
-				}
-			}
-			for _, k := range l.Kinds {
-				lis.AllowedRoutes.Kinds = append(lis.AllowedRoutes.Kinds, gwv1.RouteGroupKind{Kind: gwv1.Kind(k)})
-			}
-		}
-		gw.Spec.Listeners = append(gw.Spec.Listeners, lis)
 	}
 	created, err := c.Gateway.GatewayV1().Gateways(g.Namespace).Create(ctx, gw, metav1.CreateOptions{})
 	if err != nil {
