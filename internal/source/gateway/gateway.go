@@ -456,26 +456,11 @@ func (r *resolver) attaches(rt *route, ref gwv1.ParentReference, p *parent, l *g
 		return false
 	}
 	allow := l.AllowedRoutes
-	from := gwv1.NamespacesFromSame
+	from, sel := gwv1.NamespacesFromSame, (*metav1.LabelSelector)(nil)
 	if allow != nil && allow.Namespaces != nil && allow.Namespaces.From != nil {
-		from = *allow.Namespaces.From
+		from, sel = *allow.Namespaces.From, allow.Namespaces.Selector
 	}
-	switch from {
-	case gwv1.NamespacesFromAll:
-	case gwv1.NamespacesFromSame:
-		if p.owner != rt.meta.Namespace {
-			return false
-		}
-	case gwv1.NamespacesFromSelector:
-		sel, err := metav1.LabelSelectorAsSelector(allow.Namespaces.Selector)
-		if err != nil {
-			return false // the API server validates the selector; nothing of the route is wrong
-		}
-		ns, ok := r.nss[rt.meta.Namespace]
-		if !ok || !sel.Matches(labels.Set(ns.Labels)) {
-			return false
-		}
-	default:
+	if !r.namespaceAdmits(from, sel, p.owner, rt.meta.Namespace) {
 		return false
 	}
 	if allow == nil || len(allow.Kinds) == 0 {
@@ -485,6 +470,25 @@ func (r *resolver) attaches(rt *route, ref gwv1.ParentReference, p *parent, l *g
 		if str((*string)(k.Group), group) == group && string(k.Kind) == r.s.a.kind {
 			return true
 		}
+	}
+	return false
+}
+
+// namespaceAdmits applies a Gateway's namespace rule (allowedRoutes, allowedListeners) to namespace
+// ns: All, Same (as owner), or Selector over the namespace's labels; anything else admits nothing.
+func (r *resolver) namespaceAdmits(from gwv1.FromNamespaces, sel *metav1.LabelSelector, owner, ns string) bool {
+	switch from {
+	case gwv1.NamespacesFromAll:
+		return true
+	case gwv1.NamespacesFromSame:
+		return owner == ns
+	case gwv1.NamespacesFromSelector:
+		if sel == nil {
+			return false
+		}
+		s, err := metav1.LabelSelectorAsSelector(sel)
+		n, ok := r.nss[ns]
+		return err == nil && ok && s.Matches(labels.Set(n.Labels))
 	}
 	return false
 }

@@ -5,7 +5,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -98,22 +97,8 @@ func (r *resolver) listenerSet(namespace, name string) *parent {
 // namespace ns.
 func (r *resolver) allowsListenerSet(gw *gwv1.Gateway, ns string) bool {
 	al := gw.Spec.AllowedListeners
-	from := gwv1.NamespacesFromNone
-	if al != nil && al.Namespaces != nil && al.Namespaces.From != nil {
-		from = *al.Namespaces.From
+	if al == nil || al.Namespaces == nil || al.Namespaces.From == nil {
+		return false
 	}
-	switch from {
-	case gwv1.NamespacesFromAll:
-		return true
-	case gwv1.NamespacesFromSame:
-		return gw.Namespace == ns
-	case gwv1.NamespacesFromSelector:
-		if al.Namespaces.Selector == nil {
-			return false
-		}
-		sel, err := metav1.LabelSelectorAsSelector(al.Namespaces.Selector)
-		n, ok := r.nss[ns]
-		return err == nil && ok && sel.Matches(labels.Set(n.Labels))
-	}
-	return false
+	return r.namespaceAdmits(*al.Namespaces.From, al.Namespaces.Selector, gw.Namespace, ns)
 }
