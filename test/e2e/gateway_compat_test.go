@@ -13,6 +13,7 @@ import (
 
 	"github.com/miekg/dns"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
 
@@ -35,12 +36,13 @@ var routeKinds = []struct {
 }
 
 // gatewayFixture is the differential test's cluster: per route kind, five Gateways in namespace
-// infra-<kind> and 26 routes spread over that namespace and team-a (env=prod), team-b (env=dev) and
-// team-c, covering listener hostnames (none, wildcard, exact), sectionName and port, allowedRoutes
-// (Same, All, Selector, kinds), routes not accepted or not in the spec, Gateway target annotations
-// and hostname addresses, cross-namespace parents, route annotations (ttl, hostname,
-// gateway-hostname-source, controller), and bad annotations.
-func gatewayFixture() ([]gt.Namespace, []gt.Gateway, []gt.Route) {
+// infra-<kind>, four ListenerSets and 33 routes spread over that namespace and team-a (env=prod),
+// team-b (env=dev) and team-c, covering listener hostnames (none, wildcard, exact), sectionName and
+// port, allowedRoutes (Same, All, Selector, kinds), routes not accepted or not in the spec, Gateway
+// target annotations and hostname addresses, cross-namespace parents, route annotations (ttl,
+// hostname, gateway-hostname-source, controller), bad annotations, and ListenerSets (allowed or not
+// by the Gateway, accepted or not, per-listener status, their own target annotation).
+func gatewayFixture() ([]gt.Namespace, []gt.Gateway, []gt.Route, []gt.ListenerSet) {
 	nss := []gt.Namespace{
 		{Name: "team-a", Labels: map[string]string{"env": "prod"}},
 		{Name: "team-b", Labels: map[string]string{"env": "dev"}},
@@ -48,6 +50,7 @@ func gatewayFixture() ([]gt.Namespace, []gt.Gateway, []gt.Route) {
 	}
 	var gws []gt.Gateway
 	var routes []gt.Route
+	var sets []gt.ListenerSet
 	for _, rk := range routeKinds {
 		p := strings.ToLower(rk.kind)
 		infra := "infra-" + p
@@ -71,11 +74,12 @@ func gatewayFixture() ([]gt.Namespace, []gt.Gateway, []gt.Route) {
 		kinds := l("kinds", 84, "*.kinds-"+p+".example.com", gwv1.NamespacesFromAll)
 		kinds.Kinds = []string{other}
 		gws = append(gws,
-			gt.Gateway{Namespace: infra, Name: "main", Addresses: []string{"192.0.2.10", "2001:db8::10"}, Listeners: []gt.Listener{
-				l("plain", 80, "", ""), l("wild", 81, "*.wild-"+p+".example.com", gwv1.NamespacesFromAll), sel,
-				l("exact", 83, "exact-"+p+".example.com", gwv1.NamespacesFromAll), kinds,
-			}},
-			gt.Gateway{Namespace: infra, Name: "target", Addresses: []string{"192.0.2.20"},
+			gt.Gateway{Namespace: infra, Name: "main", Addresses: []string{"192.0.2.10", "2001:db8::10"},
+				AllowedListeners: gwv1.NamespacesFromSelector, ListenerSelector: map[string]string{"env": "prod"}, Listeners: []gt.Listener{
+					l("plain", 80, "", ""), l("wild", 81, "*.wild-"+p+".example.com", gwv1.NamespacesFromAll), sel,
+					l("exact", 83, "exact-"+p+".example.com", gwv1.NamespacesFromAll), kinds,
+				}},
+			gt.Gateway{Namespace: infra, Name: "target", Addresses: []string{"192.0.2.20"}, AllowedListeners: gwv1.NamespacesFromAll,
 				Annotations: map[string]string{"external-dns.alpha.kubernetes.io/target": "lb-" + p + ".example.net"},
 				Listeners:   []gt.Listener{l("all", 80, "", gwv1.NamespacesFromAll)}},
 			gt.Gateway{Namespace: infra, Name: "host", Addresses: []string{"lb-host-" + p + ".example.org"},
@@ -137,8 +141,33 @@ func gatewayFixture() ([]gt.Namespace, []gt.Gateway, []gt.Route) {
 			r(infra, "r25", []string{h("r25")}, one(main("plain", 0)), "hostname", "R25-Ann-"+p+".Example.com."),
 			r("team-c", "r26", []string{h("r26")}, one(parent(infra, "labelled", T))),
 		)
+		// ListenerSets (--gateway-listener-sets): main admits those of env=prod namespaces, target all.
+		sets = append(sets,
+			gt.ListenerSet{Namespace: "team-a", Name: "ls-" + p, Gateway: infra + "/main", Accepted: T, NotAccepted: []string{"ly"},
+				Listeners: []gt.Listener{l("lx", 181, "*.lsx-"+p+".example.com", ""), l("ly", 182, "*.lsy-"+p+".example.com", gwv1.NamespacesFromAll),
+					l("lz", 183, "", gwv1.NamespacesFromAll)}},
+			gt.ListenerSet{Namespace: "team-b", Name: "lsb-" + p, Gateway: infra + "/main", Accepted: T,
+				Listeners: []gt.Listener{l("lx", 181, "*.lsb-"+p+".example.com", gwv1.NamespacesFromAll)}},
+			gt.ListenerSet{Namespace: "team-a", Name: "lsn-" + p, Gateway: infra + "/main", Accepted: F,
+				Listeners: []gt.Listener{l("lx", 181, "*.lsn-"+p+".example.com", gwv1.NamespacesFromAll)}},
+			gt.ListenerSet{Namespace: "team-c", Name: "lst-" + p, Gateway: infra + "/target", Accepted: T,
+				Annotations: map[string]string{"external-dns.alpha.kubernetes.io/target": "lst-" + p + ".example.net"},
+				Listeners:   []gt.Listener{l("lx", 181, "*.lst-"+p+".example.com", gwv1.NamespacesFromAll)}},
+		)
+		lsParent := func(ns, name, section string) []gt.Parent {
+			return one(gt.Parent{Kind: "ListenerSet", Namespace: ns, Name: name, Section: section, Accepted: T})
+		}
+		routes = append(routes,
+			r("team-a", "ls01", []string{"a.lsx-" + p + ".example.com"}, lsParent("", "ls-"+p, "")),
+			r("team-a", "ls02", []string{"a.lsy-" + p + ".example.com"}, lsParent("", "ls-"+p, "ly")),
+			r("team-b", "ls03", []string{"b.lsx-" + p + ".example.com"}, lsParent("team-a", "ls-"+p, "")),
+			r("team-a", "ls04", []string{h("ls04")}, lsParent("", "ls-"+p, "lz")),
+			r("team-b", "ls05", []string{"a.lsb-" + p + ".example.com"}, lsParent("", "lsb-"+p, "")),
+			r("team-a", "ls06", []string{"a.lsn-" + p + ".example.com"}, lsParent("", "lsn-"+p, "")),
+			r("team-c", "ls07", []string{"a.lst-" + p + ".example.com"}, lsParent("", "lst-"+p, "")),
+		)
 	}
-	return nss, gws, routes
+	return nss, gws, routes, sets
 }
 
 // wildcardDifference pins the one difference the fixture shows: external-dns writes the wildcard
@@ -163,8 +192,7 @@ func wildcardDifference(diff, zkLog string) (pinned bool, problem string) {
 
 // TestGatewaySourcesMatchExternalDNS creates the fixture on a real API server with the Gateway API
 // CRDs, runs the real external-dns v0.21.0 and zonekeeper once each with the same flags, each into
-// its own empty etcd prefix, and compares the two record sets record by record, for several flag
-// sets.
+// its own empty etcd prefix, and compares the two record sets record by record, for seven flag sets.
 func TestGatewaySourcesMatchExternalDNS(t *testing.T) {
 	bin := testbed.Binary(t, "external-dns")
 	kube := testbed.StartKubeAPIServer(t)
@@ -175,8 +203,16 @@ func TestGatewaySourcesMatchExternalDNS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nss, gws, routes := gatewayFixture()
-	if err := (gt.Clients{Kube: kube.Client(t), Gateway: gw}).Create(context.Background(), nss, gws, routes); err != nil {
+	dyn, err := dynamic.NewForConfig(kube.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nss, gws, routes, sets := gatewayFixture()
+	clients := gt.Clients{Kube: kube.Client(t), Gateway: gw, Dynamic: dyn}
+	if err := clients.Create(context.Background(), nss, gws, routes); err != nil {
+		t.Fatal(err)
+	}
+	if err := clients.CreateListenerSets(context.Background(), sets); err != nil {
 		t.Fatal(err)
 	}
 	base := []string{"--provider=coredns", "--registry=txt", "--txt-owner-id=diff", "--policy=sync",
@@ -190,6 +226,8 @@ func TestGatewaySourcesMatchExternalDNS(t *testing.T) {
 		{"--gateway-label-filter=tier=edge", "--fqdn-template={{.Name}}.{{.Namespace}}.fixed.example.com", "--ignore-hostname-annotation"},
 		{"--gateway-namespace=team-a", "--label-filter=app!=none"},
 		{"--annotation-filter=external-dns.alpha.kubernetes.io/ttl"},
+		{"--gateway-listener-sets"},
+		{"--gateway-listener-sets", "--gateway-name=target", "--namespace=team-c"},
 	} {
 		t.Run(fmt.Sprintf("flags %d %v", i, flags), func(t *testing.T) {
 			args := append(append([]string{}, base...), flags...)
