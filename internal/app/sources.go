@@ -40,6 +40,10 @@ func buildSources(ctx context.Context, cfg config.Config, kube kubeAccess, log *
 	}
 	var out builtSources
 	var sources []source.Source
+	var access *source.AccessChecker
+	if kube.client != nil {
+		access = source.NewAccessChecker(kube.client)
+	}
 	for _, name := range cfg.Sources {
 		kind, ok := kinds.Lookup(name)
 		if !ok {
@@ -53,7 +57,7 @@ func buildSources(ctx context.Context, cfg config.Config, kube kubeAccess, log *
 			sources = append(sources, s)
 			continue
 		}
-		d := source.StartDeferred(ctx, kind, env, source.DeferredOptions{NoRetry: cfg.Once, Log: log, OnState: onState})
+		d := source.StartDeferred(ctx, kind, env, source.DeferredOptions{NoRetry: cfg.Once, Log: log, OnState: onState, Access: access})
 		if name == "crd" {
 			out.dnsEndpoints = func() *source.DNSEndpointSource {
 				s, _ := d.Inner().(*source.DNSEndpointSource)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,13 +49,73 @@ func groupOrCore(g string) string {
 // never syncs. A review that cannot be made is not held against the resource: the informer's own
 // error handling still catches a refusal.
 func CheckAccess(ctx context.Context, kube kubernetes.Interface, namespace string, resources []Resource) []*AccessError {
+	return NewAccessChecker(kube).Check(ctx, namespace, resources)
+}
+
+// AccessChecker is CheckAccess with memory: kinds that read the same group versions and resources
+// (five gateway-* kinds, service and istio) ask the API server once per start attempt round, which
+// matters at the default --kube-api-qps=5. Answers are kept for ttl; a retry after that asks again.
+type AccessChecker struct {
+	kube kubernetes.Interface
+	ttl  time.Duration
+	now  func() time.Time
+
+	mu        sync.Mutex
+	discovery map[string]cachedAnswer[*metav1.APIResourceList]
+	reviews   map[string]cachedAnswer[bool]
+}
+
+type cachedAnswer[T any] struct {
+	value T
+	err   error
+	at    time.Time
+}
+
+// NewAccessChecker returns a checker whose answers are good for 2 seconds: long enough to serve every
+// kind of one start, short enough that a retry sees a CRD or role that appeared.
+func NewAccessChecker(kube kubernetes.Interface) *AccessChecker {
+	return &AccessChecker{kube: kube, ttl: 2 * time.Second, now: time.Now,
+		discovery: map[string]cachedAnswer[*metav1.APIResourceList]{}, reviews: map[string]cachedAnswer[bool]{}}
+}
+
+func (a *AccessChecker) resources(gv string) (*metav1.APIResourceList, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if c, ok := a.discovery[gv]; ok && a.now().Sub(c.at) < a.ttl {
+		return c.value, c.err
+	}
+	list, err := a.kube.Discovery().ServerResourcesForGroupVersion(gv)
+	a.discovery[gv] = cachedAnswer[*metav1.APIResourceList]{value: list, err: err, at: a.now()}
+	return list, err
+}
+
+func (a *AccessChecker) allowed(ctx context.Context, attrs authorizationv1.ResourceAttributes) (bool, error) {
+	key := attrs.Namespace + "|" + attrs.Verb + "|" + attrs.Group + "|" + attrs.Version + "|" + attrs.Resource
+	a.mu.Lock()
+	c, ok := a.reviews[key]
+	a.mu.Unlock()
+	if ok && a.now().Sub(c.at) < a.ttl {
+		return c.value, c.err
+	}
+	review, err := a.kube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
+		Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &attrs},
+	}, metav1.CreateOptions{})
+	allowed := err == nil && review.Status.Allowed
+	a.mu.Lock()
+	a.reviews[key] = cachedAnswer[bool]{value: allowed, err: err, at: a.now()}
+	a.mu.Unlock()
+	return allowed, err
+}
+
+// Check is CheckAccess through the checker's memory.
+func (a *AccessChecker) Check(ctx context.Context, namespace string, resources []Resource) []*AccessError {
 	var out []*AccessError
 	for _, r := range resources {
 		gv := r.Version
 		if r.Group != "" {
 			gv = r.Group + "/" + r.Version
 		}
-		list, err := kube.Discovery().ServerResourcesForGroupVersion(gv)
+		list, err := a.resources(gv)
 		if err != nil || !servesResource(list, r.Resource) {
 			out = append(out, &AccessError{Resource: r, NotServed: true})
 			continue
@@ -64,12 +126,10 @@ func CheckAccess(ctx context.Context, kube kubernetes.Interface, namespace strin
 		}
 		var denied []string
 		for _, verb := range []string{"list", "watch"} { // what an informer does
-			review, err := kube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
-				Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authorizationv1.ResourceAttributes{
-					Namespace: ns, Verb: verb, Group: r.Group, Version: r.Version, Resource: r.Resource,
-				}},
-			}, metav1.CreateOptions{})
-			if err == nil && !review.Status.Allowed {
+			allowed, err := a.allowed(ctx, authorizationv1.ResourceAttributes{
+				Namespace: ns, Verb: verb, Group: r.Group, Version: r.Version, Resource: r.Resource,
+			})
+			if err == nil && !allowed {
 				denied = append(denied, verb)
 			}
 		}

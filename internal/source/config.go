@@ -111,6 +111,11 @@ func compile(cfg Config) (*compiled, error) {
 			return nil, fmt.Errorf("--annotation-filter %q: %w", cfg.AnnotationFilter, err)
 		}
 	}
+	if s := strings.TrimSpace(cfg.GatewayLabelFilter); s != "" {
+		if _, err := labels.Parse(s); err != nil { // the gateway sources parse it again; fail at start, not when they start
+			return nil, fmt.Errorf("--gateway-label-filter %q: %w", cfg.GatewayLabelFilter, err)
+		}
+	}
 	if c.fqdnTemplate, err = parseFQDNTemplate(cfg.FQDNTemplate); err != nil {
 		return nil, fmt.Errorf("--fqdn-template %q: %w", cfg.FQDNTemplate, err)
 	}

@@ -22,6 +22,8 @@ type DeferredOptions struct {
 	// OnState is told after every attempt: err nil means the kind runs with everything it reads.
 	OnState func(kind string, err error)
 	Log     *slog.Logger
+	// Access answers the access checks; kinds started together share one (nil: a checker of its own).
+	Access *AccessChecker
 }
 
 // Deferred runs one source kind that may not be able to start: its CRD is not installed, RBAC does
@@ -101,7 +103,10 @@ func (d *Deferred) attempt(ctx context.Context, first bool) bool {
 	reads := d.kind.Reads(d.env.Config)
 	var blocking, optional []*AccessError
 	if d.env.Kube != nil {
-		for _, e := range CheckAccess(ctx, d.env.Kube, d.env.Config.Namespace, reads) {
+		if d.opt.Access == nil {
+			d.opt.Access = NewAccessChecker(d.env.Kube)
+		}
+		for _, e := range d.opt.Access.Check(ctx, d.env.Config.Namespace, reads) {
 			if e.Resource.Optional != "" && !e.NotServed {
 				optional = append(optional, e)
 			} else {
