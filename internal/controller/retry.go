@@ -50,10 +50,23 @@ func (b retryBook) succeeded(changes *plan.Changes, now time.Time) {
 	}
 }
 
-// holdBack returns the changes without the record sets whose retry is not yet due.
+// holdBack returns the changes without the record sets whose retry is not yet due. c is the whole
+// plan: a record set the plan no longer asks for (its object was deleted or renamed) is forgotten, or
+// its due entry would wake the loop again and again for a change that will never be planned.
 func (b retryBook) holdBack(c *plan.Changes, now time.Time) *plan.Changes {
 	if len(b.entries) == 0 {
 		return c
+	}
+	planned := make(map[endpoint.Key]bool, c.Len())
+	for _, list := range [][]*endpoint.Endpoint{c.Create, c.UpdateNew, c.Delete} {
+		for _, e := range list {
+			planned[e.Key()] = true
+		}
+	}
+	for k := range b.entries {
+		if !planned[k] {
+			delete(b.entries, k)
+		}
 	}
 	waiting := func(e *endpoint.Endpoint) bool {
 		entry, ok := b.entries[e.Key()]
