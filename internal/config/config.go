@@ -206,6 +206,7 @@ func Default() Config {
 		Sources:                  nil,
 		ExcludeUnschedulable:     true,
 		GuardMaxDeleteFraction:   0.3,
+		RFC2136TSIGAXFR:          true,
 		GuardMinChanges:          10,
 		GuardWindow:              10 * time.Minute,
 		GuardSettle:              3 * time.Second,

@@ -161,7 +161,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.RFC2136TSIGSecret, "rfc2136-tsig-secret", cfg.RFC2136TSIGSecret, "TSIG secret, base64 (prefer --rfc2136-tsig-secret-file or EXTERNAL_DNS_RFC2136_TSIG_SECRET)")
 	fs.StringVar(&cfg.RFC2136TSIGSecretFile, "rfc2136-tsig-secret-file", cfg.RFC2136TSIGSecretFile, "file holding the TSIG secret, or a tsig-keygen key statement")
 	fs.StringVar(&cfg.RFC2136TSIGSecretAlg, "rfc2136-tsig-secret-alg", cfg.RFC2136TSIGSecretAlg, "hmac-sha1, hmac-sha224, hmac-sha256, hmac-sha384 or hmac-sha512")
-	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-tsig-axfr", cfg.RFC2136TSIGAXFR, "read zones by AXFR (always on: zonekeeper needs the zone to update and delete correctly)")
+	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-tsig-axfr", cfg.RFC2136TSIGAXFR, "read zones by AXFR: always on (zonekeeper needs the zone to update and delete correctly); =false is refused")
 	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-axfr", cfg.RFC2136TSIGAXFR, "alias of --rfc2136-tsig-axfr")
 	fs.DurationVar(&cfg.RFC2136MinTTL, "rfc2136-min-ttl", cfg.RFC2136MinTTL, "lowest TTL written")
 	fs.IntVar(&cfg.RFC2136BatchChangeSize, "rfc2136-batch-change-size", cfg.RFC2136BatchChangeSize, "record set changes per UPDATE message")
@@ -393,6 +393,10 @@ func (c *Config) Validate() error {
 	}
 	if c.GuardMinChanges < 0 {
 		errs = append(errs, errors.New("--guard-min-changes must not be negative"))
+	}
+	if !c.RFC2136TSIGAXFR {
+		// It used to be accepted and overridden: a setting zonekeeper does not honour is refused.
+		errs = append(errs, errors.New("--rfc2136-tsig-axfr=false (or --rfc2136-axfr=false): zonekeeper always reads its zones by AXFR, without which it could not update or delete records correctly; allow the transfer to its TSIG key and drop the flag"))
 	}
 	if c.WebhookProviderMaxBodySize < 0 {
 		errs = append(errs, errors.New("--webhook-provider-max-body-size must not be negative (0: no limit)"))

@@ -21,6 +21,8 @@ func TestV023FlagsAreKnown(t *testing.T) {
 		"--exoscale-zones-cache-duration=1m":                               "--exoscale-zones-cache-duration: the exoscale provider",
 		"--annotation-prefix=custom.io/ --enable-legacy-annotation-prefix": "--enable-legacy-annotation-prefix with --annotation-prefix=custom.io/",
 		"--crd-registry-namespace=dns":                                     "--crd-registry-namespace: not implemented by zonekeeper yet",
+		"--rfc2136-tsig-axfr=false":                                        "--rfc2136-tsig-axfr=false (or --rfc2136-axfr=false): zonekeeper always reads its zones by AXFR",
+		"--no-rfc2136-axfr":                                                "zonekeeper always reads its zones by AXFR",
 		"--webhook-provider-max-body-size=-1":                              "--webhook-provider-max-body-size must not be negative",
 		"--guard-max-delete-fraction=1.5":                                  "--guard-max-delete-fraction=1.5: want a share between 0 and 1",
 	} {
