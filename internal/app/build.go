@@ -242,6 +242,7 @@ func sourceConfig(cfg config.Config) source.Config {
 		GatewayListenerSets:            cfg.GatewayListenerSets,
 		PodSourceDomain:                cfg.PodSourceDomain,
 		IgnoreNonHostNetworkPods:       cfg.IgnoreNonHostNetworkPods,
+		ExposeInternalIPv6:             cfg.ExposeInternalIPv6,
 	}
 }
 

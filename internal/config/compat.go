@@ -35,7 +35,6 @@ func refusedFlags() map[string]refusedFlag {
 		"fqdn-target-template":                   {reason: notFeature + " (use the target annotation)"},
 		"target-template":                        {reason: notFeature + " (use the target annotation)"},
 		"resolve-service-load-balancer-hostname": {boolean: true, reason: notFeature + ": a load balancer hostname is published as a CNAME"},
-		"expose-internal-ipv6":                   {boolean: true, reason: notFeature + " (NodePort services publish the nodes' external addresses)"},
 		"listen-endpoint-events":                 {boolean: true, reason: notFeature + ": headless services follow their EndpointSlices already"},
 		"nat64-networks":                         {reason: notFeature},
 		"create-ptr":                             {boolean: true, reason: notFeature + " (PTR records)"},

@@ -59,6 +59,7 @@ type Config struct {
 	GatewayListenerSets            bool
 	PodSourceDomain                string
 	IgnoreNonHostNetworkPods       bool
+	ExposeInternalIPv6             bool
 
 	// Mass-change guard (zonekeeper's own; external-dns has none).
 	GuardMaxDeleteFraction float64

@@ -101,6 +101,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.GatewayListenerSets, "gateway-listener-sets", cfg.GatewayListenerSets, "gateway-* sources: also follow routes attached to ListenerSets (gateway.networking.k8s.io/v1, Gateway API v1.5)")
 	fs.StringVar(&cfg.PodSourceDomain, "pod-source-domain", cfg.PodSourceDomain, "pod source: publish every pod as <pod name>.<domain>")
 	fs.BoolVar(&cfg.IgnoreNonHostNetworkPods, "ignore-non-host-network-pods", cfg.IgnoreNonHostNetworkPods, "pod source: publish only pods with hostNetwork")
+	fs.BoolVar(&cfg.ExposeInternalIPv6, "expose-internal-ipv6", cfg.ExposeInternalIPv6, "node source: publish a node's IPv6 InternalIPs next to its ExternalIPs")
 
 	fs.Float64Var(&cfg.GuardMaxDeleteFraction, "guard-max-delete-fraction", cfg.GuardMaxDeleteFraction, "hold a zone's deletes when one plan would delete more than this share of the record sets zonekeeper owns there (0 turns the check off)")
 	fs.Float64Var(&cfg.GuardMaxUpdateFraction, "guard-max-update-fraction", cfg.GuardMaxUpdateFraction, "hold a zone's updates when one plan would update more than this share of the record sets zonekeeper owns there (0, the default, turns the check off: a new load balancer address legitimately rewrites every record)")

@@ -51,13 +51,17 @@ func New(client kubernetes.Interface, lookup source.ObjectLookup) *Notifier {
 // Stop shuts the broadcaster down.
 func (n *Notifier) Stop() { n.broadcaster.Shutdown() }
 
-// object finds the object of a resource label ("ingress/default/web").
+// object finds the object of a resource label: "ingress/default/web", or "node/n1" for a
+// cluster-scoped object.
 func (n *Notifier) object(resource string) (runtime.Object, bool) {
 	parts := strings.SplitN(resource, "/", 3)
-	if len(parts) != 3 {
-		return nil, false
+	switch len(parts) {
+	case 3:
+		return n.lookup.LookupObject(parts[0], parts[1], parts[2])
+	case 2:
+		return n.lookup.LookupObject(parts[0], "", parts[1])
 	}
-	return n.lookup.LookupObject(parts[0], parts[1], parts[2])
+	return nil, false
 }
 
 // Published implements controller.Notifier.

@@ -65,6 +65,9 @@ type Config struct {
 	PodSourceDomain string
 	// IgnoreNonHostNetworkPods (--ignore-non-host-network-pods) keeps only hostNetwork pods (pod source).
 	IgnoreNonHostNetworkPods bool
+	// ExposeInternalIPv6 (--expose-internal-ipv6) adds a node's IPv6 InternalIPs to its ExternalIPs
+	// (node source).
+	ExposeInternalIPv6 bool
 	// SkipResources are optional resources ("endpointslices.discovery.k8s.io") that RBAC denies: the
 	// source runs without them (set by Deferred, not by a flag).
 	SkipResources []string

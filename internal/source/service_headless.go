@@ -148,5 +148,8 @@ func (g *serviceGeneration) addNodeExternalIPs(nodeName string, t *targets) {
 	}
 	if n, err := g.state.nodes.Get(nodeName); err == nil {
 		addNodeAddresses(g.o.problems, n, corev1.NodeExternalIP, t)
+		if g.c.ExposeInternalIPv6 {
+			addInternalIPv6(n, t)
+		}
 	}
 }

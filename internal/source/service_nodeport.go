@@ -25,21 +25,27 @@ func (g *serviceGeneration) nodePortTargets() targets {
 	}
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].Name < nodes[j].Name })
 
-	var external, internal targets
+	var external, internal, internalV6 targets
 	for _, n := range nodes {
 		if n.Spec.Unschedulable && g.c.ExcludeUnschedulable {
 			continue
 		}
 		addNodeAddresses(g.o.problems, n, corev1.NodeExternalIP, &external)
 		addNodeAddresses(g.o.problems, n, corev1.NodeInternalIP, &internal)
+		if g.c.ExposeInternalIPv6 {
+			addInternalIPv6(n, &internalV6)
+		}
 	}
+	// --expose-internal-ipv6 adds every IPv6 InternalIP to the public addresses, as in external-dns.
 	switch g.o.choice(keyAccess, accessPublic, accessPrivate) {
 	case accessPublic:
+		external.addAll(internalV6)
 		return external
 	case accessPrivate:
 		return internal
 	}
 	if !external.empty() {
+		external.addAll(internalV6)
 		return external
 	}
 	return internal

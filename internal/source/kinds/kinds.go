@@ -17,6 +17,8 @@ func All() []source.Kind {
 		source.IngressKind(),
 		source.DNSEndpointKind(),
 		source.ManifestKind(),
+		source.NodeKind(),
+		source.PodKind(),
 		gateway.HTTPRouteKind(),
 		gateway.GRPCRouteKind(),
 		gateway.TLSRouteKind(),

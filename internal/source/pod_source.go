@@ -1,0 +1,188 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// PodKind is --source=pod.
+func PodKind() Kind {
+	return Kind{
+		Name: "pod", Cluster: true,
+		Reads: func(Config) []Resource {
+			return []Resource{{Version: "v1", Resource: "pods"}, nodesResource}
+		},
+		New: func(ctx context.Context, env Env) (Source, error) { return NewPod(ctx, env.Kube, env.Config) },
+	}
+}
+
+// PodSource publishes records for Pods, as external-dns v0.21.0's pod source: the internal-hostname
+// annotation and --pod-source-domain point at the pod IP, the hostname annotation at the addresses
+// of the pod's node, --fqdn-template at every pod IP.
+type PodSource struct {
+	c        *compiled
+	pods     corelisters.PodLister
+	nodes    corelisters.NodeLister
+	handlers eventHandlers
+}
+
+var _ Source = (*PodSource)(nil)
+
+// NewPod returns the pod source, backed by a Pod informer (scoped to --namespace) and a Node
+// informer (cluster-wide: the hostname annotation publishes the node's addresses).
+func NewPod(ctx context.Context, client kubernetes.Interface, cfg Config) (*PodSource, error) {
+	c, err := compile(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if d := strings.TrimSpace(cfg.PodSourceDomain); d != "" {
+		if _, err := endpoint.NormalizeDNSName("pod." + d); err != nil {
+			return nil, fmt.Errorf("--pod-source-domain %q: %w", cfg.PodSourceDomain, err)
+		}
+	}
+	pf := nodePodInformerFactory(client, cfg.Namespace)
+	nf := nodePodInformerFactory(client, "")
+	podInf, nodeInf := pf.Core().V1().Pods(), nf.Core().V1().Nodes()
+	s := &PodSource{c: c, pods: podInf.Lister(), nodes: nodeInf.Lister()}
+	watched := map[string]cache.SharedIndexInformer{"pods": podInf.Informer(), "nodes": nodeInf.Informer()}
+	if err := startAndSyncAll(ctx, watched, &s.handlers, pf.Start, nf.Start); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Endpoints returns the endpoints of every admitted pod, in namespace/name order; records several pods
+// ask for are merged into one, named after the first pod.
+func (s *PodSource) Endpoints(ctx context.Context) (Result, error) {
+	pods, err := s.pods.List(labels.Everything())
+	if err != nil {
+		return Result{}, err
+	}
+	sort.Slice(pods, func(i, j int) bool { return objectLess(pods[i], pods[j]) })
+	var problems problemList
+	var eps []*endpoint.Endpoint
+	for _, p := range pods {
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		eps = append(eps, s.c.podEndpoints(p, s.nodes, &problems)...)
+	}
+	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items}, nil
+}
+
+// AddEventHandler registers fn to be called on every change of a pod or a node.
+func (s *PodSource) AddEventHandler(fn func()) { s.handlers.add(fn) }
+
+// LookupObject implements ObjectLookup for Pods.
+func (s *PodSource) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	if !strings.EqualFold(kind, "pod") {
+		return nil, false
+	}
+	p, err := s.pods.Pods(namespace).Get(name)
+	if err != nil {
+		return nil, false
+	}
+	return p, true
+}
+
+// podUnread are the annotations external-dns's pod source does not read.
+var podUnread = []string{keySetIdentifier, keyAlias, keyAccess, keyEndpointsType}
+
+// podEndpoints turns one Pod into endpoints. It is pure, like serviceEndpoints.
+//
+//   - internal-hostname: the pod IP (status.podIP);
+//   - hostname: the ExternalIPs and IPv6 InternalIPs of the pod's node;
+//   - --pod-source-domain: <pod name>.<domain> → the pod IP;
+//   - the target annotation replaces the targets of all three;
+//   - --fqdn-template, when the above give no record (or with --combine-fqdn-annotation): every pod
+//     IP (status.podIPs), whatever the target annotation says.
+//
+// --ignore-hostname-annotation drops both hostname annotations; --ignore-non-host-network-pods
+// drops pods without spec.hostNetwork altogether; the controller annotation is honoured.
+func (c *compiled) podEndpoints(p *corev1.Pod, nodes corelisters.NodeLister, problems *problemList) []*endpoint.Endpoint {
+	o := &objectInput{
+		ref:         endpoint.ObjectRef{Kind: "Pod", Namespace: p.Namespace, Name: p.Name},
+		annotations: p.Annotations,
+		reader:      c.annotations,
+		problems:    problems,
+	}
+	if !c.admitsObject(o, p.Labels) || (c.IgnoreNonHostNetworkPods && !p.Spec.HostNetwork) {
+		return nil
+	}
+	o.reportUnread("Pod", podUnread)
+	meta := recordMeta{resource: fmt.Sprintf("pod/%s/%s", p.Namespace, p.Name), ttl: o.ttl()}
+	override, overridden := o.annotationTargets()
+	podIP := func() targets {
+		if overridden {
+			return override
+		}
+		var t targets
+		if p.Status.PodIP != "" {
+			t.add(o, "status.podIP", p.Status.PodIP)
+		}
+		return t
+	}
+
+	var eps []*endpoint.Endpoint
+	if !c.IgnoreHostnameAnnotation {
+		for _, h := range o.hostnames(keyInternalHostname) {
+			eps = append(eps, meta.endpointsFor(h, podIP())...)
+		}
+		if hosts := o.hostnames(keyHostname); len(hosts) > 0 {
+			t := override
+			if !overridden {
+				t = podNodeTargets(p, nodes, problems)
+			}
+			for _, h := range hosts {
+				eps = append(eps, meta.endpointsFor(h, t)...)
+			}
+		}
+	}
+	if d := strings.TrimSpace(c.PodSourceDomain); d != "" {
+		name := p.Name + "." + d
+		if h, err := endpoint.NormalizeDNSName(name); err == nil {
+			eps = append(eps, meta.endpointsFor(h, podIP())...)
+		} else {
+			o.problem("metadata.name", p.Name, fmt.Sprintf("%s (with --pod-source-domain)", err))
+		}
+	}
+	if c.fqdnTemplate != nil && (c.CombineFQDNAndAnnotation || len(eps) == 0) {
+		var all targets
+		for i, ip := range p.Status.PodIPs {
+			if ip.IP != "" {
+				all.add(o, fmt.Sprintf("status.podIPs[%d].ip", i), ip.IP)
+			}
+		}
+		typed := *p // a shallow copy with its kind set, for templates reading .Kind
+		typed.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
+		for _, h := range c.templateHostnames(o, &typed) {
+			eps = append(eps, meta.endpointsFor(h, all)...)
+		}
+	}
+	return mergeEndpoints(eps)
+}
+
+// podNodeTargets are the addresses of the pod's node for the hostname annotation; none while the pod
+// is not scheduled or its node is unknown.
+func podNodeTargets(p *corev1.Pod, nodes corelisters.NodeLister, problems *problemList) targets {
+	if p.Spec.NodeName == "" || nodes == nil {
+		return targets{}
+	}
+	n, err := nodes.Get(p.Spec.NodeName)
+	if err != nil {
+		return targets{}
+	}
+	return readNodeAddresses(problems, n).podHostnameTargets()
+}
