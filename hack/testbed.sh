@@ -4,7 +4,8 @@
 #   etcd          Debian etcd-server
 #   kube-apiserver built from the Go module k8s.io/kubernetes
 #   coredns       built from the Go module github.com/coredns/coredns (includes the etcd and view plugins)
-#   external-dns  built from the Go module sigs.k8s.io/external-dns: the reference peer for compatibility tests
+#   external-dns  built from the Go module sigs.k8s.io/external-dns v0.21.0 and v0.23.0: the reference peers for
+#                 compatibility tests (v0.23.0 with Go 1.27, fetched by GOTOOLCHAIN from the module proxy)
 #   named         Debian bind9 (RFC 2136 provider tests), with bind9-utils (tsig-keygen) and dig/nsupdate
 #   pdns_server   Debian pdns-server with the sqlite3 backend (PowerDNS provider tests)
 #   dnsperf       Debian dnsperf (DNS server benchmarks)
@@ -13,6 +14,9 @@ set -euo pipefail
 
 KUBE_VERSION=${KUBE_VERSION:-1.34.4}
 EXTERNAL_DNS_VERSION=${EXTERNAL_DNS_VERSION:-0.21.0}
+# The second reference peer. Its go.mod needs Go 1.27, which the go command fetches from the module proxy.
+EXTERNAL_DNS_NEXT_VERSION=${EXTERNAL_DNS_NEXT_VERSION:-0.23.0}
+EXTERNAL_DNS_NEXT_TOOLCHAIN=${EXTERNAL_DNS_NEXT_TOOLCHAIN:-go1.27.3}
 HELM_VERSION=${HELM_VERSION:-3.22.0}
 COREDNS_VERSION=${COREDNS_VERSION:-1.12.1}
 CACHE=${ZONEKEEPER_TESTBIN:-${XDG_CACHE_HOME:-$HOME/.cache}/zonekeeper/testbin}
@@ -86,6 +90,36 @@ go_install_cached() {
   rm -rf "$work"
 }
 
+# build_external_dns_next builds external-dns v0.23.0, the second reference peer: `go install` cannot, because
+# three of its dependencies are not served by every module proxy. The civo and exoscale providers (whose
+# SDKs are among them) are removed, and openshift/api is pinned to the version v0.21.0 uses; every source
+# and every other provider is the released code.
+build_external_dns_next() {
+  local version=$EXTERNAL_DNS_NEXT_VERSION
+  local out="$CACHE/external-dns-v$version"
+  [ -x "$out" ] && return 0
+  log "building external-dns v$version with $EXTERNAL_DNS_NEXT_TOOLCHAIN (about 5 minutes on 2 cores)"
+  local work; work=$(mktemp -d)
+  export GOTOOLCHAIN=$EXTERNAL_DNS_NEXT_TOOLCHAIN GOFLAGS=-mod=mod
+  local dir
+  dir=$(cd "$work" && go mod init throwaway >/dev/null 2>&1 && go mod download -json "sigs.k8s.io/external-dns@v$version" |
+    sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  [ -n "$dir" ] || { log "external-dns v$version: module download failed"; return 1; }
+  cp -r "$dir" "$work/src" && chmod -R u+w "$work/src"
+  (
+    cd "$work/src"
+    rm -rf provider/civo provider/exoscale
+    sed -i -e '/external-dns\/provider\/civo"/d' -e '/external-dns\/provider\/exoscale"/d' \
+      -e '/externaldns.ProviderCivo/d' -e '/externaldns.ProviderExoscale/d' provider/factory/provider.go
+    go mod edit -droprequire github.com/civo/civogo -droprequire github.com/exoscale/egoscale/v3 \
+      -replace github.com/openshift/api=github.com/openshift/api@v0.0.0-20251015095338-264e80a2b6e7
+    CGO_ENABLED=0 go build -trimpath -o "$out.tmp" \
+      -ldflags "-X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=v$version" .
+  )
+  mv "$out.tmp" "$out"
+  rm -rf "$work"
+}
+
 apt_install etcd-server bind9 bind9-utils bind9-dnsutils pdns-server pdns-backend-sqlite3 sqlite3 dnsperf
 ln -sf /usr/bin/etcd "$CACHE/etcd"
 ln -sf /usr/sbin/named "$CACHE/named"
@@ -96,6 +130,7 @@ pids=()
 build_kube_apiserver & pids+=($!)
 go_install_cached coredns github.com/coredns/coredns "$COREDNS_VERSION" 3.5 & pids+=($!)
 go_install_cached external-dns sigs.k8s.io/external-dns "$EXTERNAL_DNS_VERSION" 5 & pids+=($!)
+build_external_dns_next & pids+=($!)
 go_install_cached helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" 3 & pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
