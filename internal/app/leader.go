@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"os"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
@@ -18,7 +20,11 @@ import (
 // informer caches warm (the pipeline is built before the election), so a new leader reconciles at once.
 // lead's context is cancelled as soon as the lease cannot be renewed, so that a replica that lost the
 // lease stops writing before another one can acquire it (renew deadline < lease duration).
-func runElected(ctx context.Context, cfg config.Config, p *pipeline, getenv func(string) string, log *slog.Logger,
+//
+// One term's lead must have returned before the next election starts: client-go cancels lead's context
+// when renewal fails but does not wait for it, and a lead still finishing a provider write beside a new
+// term's lead would be two reconcile loops in one process.
+func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interface, getenv func(string) string, log *slog.Logger,
 	setLeader func(bool), lead func(context.Context)) {
 	namespace := cfg.LeaderElectNamespace
 	if namespace == "" {
@@ -30,11 +36,12 @@ func runElected(ctx context.Context, cfg config.Config, p *pipeline, getenv func
 	identity := replicaIdentity()
 	lock := &resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: namespace, Name: cfg.LeaderElectLeaseName},
-		Client:     p.kube.CoordinationV1(),
+		Client:     kube.CoordinationV1(),
 		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
 	}
 	log.Info("Leader election on", "lease", namespace+"/"+cfg.LeaderElectLeaseName, "identity", identity)
 	setLeader(false)
+	var leading sync.Mutex // held while lead runs: one term at a time
 	for ctx.Err() == nil {
 		leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
 			Lock:            lock,
@@ -45,6 +52,12 @@ func runElected(ctx context.Context, cfg config.Config, p *pipeline, getenv func
 			Name:            cfg.LeaderElectLeaseName,
 			Callbacks: leaderelection.LeaderCallbacks{
 				OnStartedLeading: func(leadCtx context.Context) {
+					// RunOrDie starts this in a goroutine and does not wait for it.
+					leading.Lock()
+					defer leading.Unlock()
+					if leadCtx.Err() != nil {
+						return // this term ended while the previous one's lead was finishing
+					}
 					log.Info("Became the leader", "identity", identity)
 					setLeader(true)
 					lead(leadCtx)
@@ -61,6 +74,8 @@ func runElected(ctx context.Context, cfg config.Config, p *pipeline, getenv func
 			},
 		})
 	}
+	leading.Lock() // the last term's lead has returned
+	leading.Unlock()
 }
 
 // replicaIdentity is the hostname (the pod name) plus a random suffix, so two processes on one host

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -62,6 +63,11 @@ type Controller struct {
 	// trigger and firstEvent describe the next reconcile to the observer; Run sets them.
 	trigger    Trigger
 	firstEvent time.Time
+
+	// running is held by Run; events is fed by the one handler registered with the source.
+	running    sync.Mutex
+	eventsOnce sync.Once
+	events     chan struct{}
 }
 
 // New returns a controller.

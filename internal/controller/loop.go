@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -11,14 +12,20 @@ const maxFailureBackoff = 10 * time.Second
 // Run reconciles until ctx ends: once at start, after every burst of source events (debounced), at
 // every full resync, and when a backed-off change or a failed run is due again. It returns nil when ctx
 // ends; it never returns because of a source or provider error.
+//
+// Run may be called again after it returned (a replica that leads again), never concurrently: a
+// second loop would write beside the first and share its retry book.
 func (c *Controller) Run(ctx context.Context) error {
-	events := make(chan struct{}, 1)
-	c.source.AddEventHandler(func() {
-		select {
-		case events <- struct{}{}:
-		default:
-		}
-	})
+	if !c.running.TryLock() {
+		return errors.New("controller: Run called while a previous Run is still running")
+	}
+	defer c.running.Unlock()
+	events := c.sourceEvents()
+	// Events from before this term are stale: the run at start covers them.
+	select {
+	case <-events:
+	default:
+	}
 
 	resync := time.NewTicker(c.settings.Interval)
 	defer resync.Stop()
@@ -110,4 +117,19 @@ func stopTimer(t **time.Timer) {
 		(*t).Stop()
 		*t = nil
 	}
+}
+
+// sourceEvents registers one handler with the source, the first time any Run asks: sources cannot
+// remove a handler, so a handler per Run would pile up with every leadership term.
+func (c *Controller) sourceEvents() <-chan struct{} {
+	c.eventsOnce.Do(func() {
+		c.events = make(chan struct{}, 1)
+		c.source.AddEventHandler(func() {
+			select {
+			case c.events <- struct{}{}:
+			default:
+			}
+		})
+	})
+	return c.events
 }

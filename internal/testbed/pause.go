@@ -1,0 +1,44 @@
+package testbed
+
+import (
+	"syscall"
+	"testing"
+)
+
+// signal sends sig to the process group of the running server.
+func (p *process) signal(t testing.TB, sig syscall.Signal) {
+	t.Helper()
+	p.mu.Lock()
+	cmd := p.cmd
+	p.mu.Unlock()
+	if cmd == nil {
+		t.Fatalf("%s is not running", p.name)
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, sig); err != nil {
+		t.Fatalf("%s: %v", p.name, err)
+	}
+}
+
+// Pause stops the API server with SIGSTOP: connections stay open and nothing answers, as in a network
+// partition. Resume (or the test's end) continues it.
+func (k *KubeAPIServer) Pause(t testing.TB) {
+	t.Helper()
+	k.proc.signal(t, syscall.SIGSTOP)
+	t.Cleanup(func() { k.proc.signalQuiet(syscall.SIGCONT) })
+}
+
+// Resume continues an API server stopped by Pause.
+func (k *KubeAPIServer) Resume(t testing.TB) {
+	t.Helper()
+	k.proc.signal(t, syscall.SIGCONT)
+}
+
+// signalQuiet is signal for cleanups, where the process may be gone already.
+func (p *process) signalQuiet(sig syscall.Signal) {
+	p.mu.Lock()
+	cmd := p.cmd
+	p.mu.Unlock()
+	if cmd != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, sig)
+	}
+}
