@@ -85,8 +85,12 @@ func (s *PodSource) Endpoints(ctx context.Context) (Result, error) {
 // AddEventHandler registers fn to be called on every change of a pod or a node.
 func (s *PodSource) AddEventHandler(fn func()) { s.handlers.add(fn) }
 
-// LookupObject implements ObjectLookup for Pods.
+// LookupObject implements ObjectLookup for Pods, and for the Nodes whose bad addresses it reports.
 func (s *PodSource) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	if strings.EqualFold(kind, "node") {
+		n, err := s.nodes.Get(name)
+		return n, err == nil
+	}
 	if !strings.EqualFold(kind, "pod") {
 		return nil, false
 	}

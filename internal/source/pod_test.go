@@ -2,12 +2,15 @@ package source
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
@@ -150,6 +153,9 @@ func TestPodSourceAgainstAPIServer(t *testing.T) {
 				if obj, ok := s.LookupObject("Pod", "default", "p1"); !ok || obj.(*corev1.Pod).Name != "p1" {
 					t.Errorf("LookupObject(Pod default/p1) = %v, %v", obj, ok)
 				}
+				if obj, ok := s.LookupObject("Node", "", "w1"); !ok || obj.(*corev1.Node).Name != "w1" {
+					t.Errorf("LookupObject(Node w1) = %v, %v (Events for bad node addresses)", obj, ok)
+				}
 			}
 		})
 	}
@@ -165,4 +171,50 @@ func TestPodSourceAgainstAPIServer(t *testing.T) {
 	updateNodeAndExpect(ctx, t, client, s, "w2", func(n *corev1.Node) {
 		n.Status.Addresses = append(n.Status.Addresses, ext("203.0.113.12"))
 	}, "p6.example.com A 203.0.113.12 res=pod/default/p6")
+}
+
+// BenchmarkPodEndpoints measures one Endpoints call over 10,000 pods on 500 nodes held in indexers (the
+// stores the informers fill): each pod has the internal-hostname and ttl annotations, every tenth the
+// hostname annotation (its node's addresses), and --pod-source-domain names them all.
+func BenchmarkPodEndpoints(b *testing.B) {
+	const pods, nodes = 10000, 500
+	podIdx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	nodeIdx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	for i := 0; i < nodes; i++ {
+		n := node(fmt.Sprintf("node-%d", i), false, ext(fmt.Sprintf("203.0.%d.%d", i/250, i%250+1)), internal(fmt.Sprintf("10.0.%d.%d", i/250, i%250+1)))
+		if err := nodeIdx.Add(n); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 0; i < pods; i++ {
+		ann := map[string]string{alpha + "internal-hostname": fmt.Sprintf("p%d.int.example.com", i), alpha + "ttl": "60"}
+		if i%10 == 0 {
+			ann[alpha+"hostname"] = fmt.Sprintf("p%d.example.com", i)
+		}
+		p := pod(fmt.Sprintf("p%d", i), fmt.Sprintf("node-%d", i%nodes), "", true, nil)
+		p.Namespace, p.Annotations = fmt.Sprintf("ns-%d", i%50), ann
+		p.Status.PodIP = fmt.Sprintf("10.%d.%d.%d", 100+i/65536, (i/256)%256, i%256)
+		if err := podIdx.Add(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.PodSourceDomain = "pods.example.com"
+	c, err := compile(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := &PodSource{c: c, pods: corelisters.NewPodLister(podIdx), nodes: corelisters.NewNodeLister(nodeIdx)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r, err := s.Endpoints(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(r.Endpoints) != 2*pods+pods/10 || len(r.Problems) != 0 {
+			b.Fatalf("%d endpoints, %d problems", len(r.Endpoints), len(r.Problems))
+		}
+	}
 }
