@@ -49,8 +49,6 @@ func refusedFlags() map[string]refusedFlag {
 		"openshift-router-name":                  {reason: notSource + " (openshift-route)"},
 		"gloo-namespace":                         {reason: notSource + " (gloo-proxy)"},
 		"skipper-routegroup-groupversion":        {reason: notSource + " (skipper-routegroup)"},
-		"traefik-disable-new":                    {boolean: true, reason: notSource + " (traefik-proxy)"},
-		"traefik-enable-legacy":                  {boolean: true, reason: notSource + " (traefik-proxy)"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},
 		"crd-registry-namespace":                 {reason: notFeature + " yet: --registry=crd (external-dns v0.23); ownership is kept in TXT records (--registry=txt)"},

@@ -53,6 +53,9 @@ type Config struct {
 	PublishHostIP                  bool
 	AlwaysPublishNotReadyAddresses bool
 	ExcludeUnschedulable           bool
+	TraefikEnableLegacy            bool
+	TraefikDisableNew              bool
+	OpenShiftRouterName            string
 	GatewayName                    string
 	GatewayNamespace               string
 	GatewayLabelFilter             string

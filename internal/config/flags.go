@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/netip"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,6 +92,8 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.IgnoreHostnameAnnotation, "ignore-hostname-annotation", cfg.IgnoreHostnameAnnotation, "ignore the hostname annotation (requires --fqdn-template)")
 	fs.BoolVar(&cfg.IgnoreIngressTLSSpec, "ignore-ingress-tls-spec", cfg.IgnoreIngressTLSSpec, "ignore spec.tls[].hosts of Ingresses")
 	fs.BoolVar(&cfg.IgnoreIngressRulesSpec, "ignore-ingress-rules-spec", cfg.IgnoreIngressRulesSpec, "ignore spec.rules[].host of Ingresses")
+	fs.BoolVar(&cfg.TraefikEnableLegacy, "traefik-enable-legacy", cfg.TraefikEnableLegacy, "traefik-proxy source: also read IngressRoutes of the legacy traefik.containo.us API group")
+	fs.BoolVar(&cfg.TraefikDisableNew, "traefik-disable-new", cfg.TraefikDisableNew, "traefik-proxy source: do not read IngressRoutes of the traefik.io API group")
 	fs.BoolVar(&cfg.PublishInternalServices, "publish-internal-services", cfg.PublishInternalServices, "publish ClusterIP services")
 	fs.BoolVar(&cfg.PublishHostIP, "publish-host-ip", cfg.PublishHostIP, "publish the host IP of pods behind headless services")
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")
@@ -448,6 +451,9 @@ func (c *Config) Validate() error {
 	}
 	if c.TXTEncryptEnabled && c.TXTEncryptAESKey == "" {
 		errs = append(errs, errors.New("--txt-encrypt-enabled needs --txt-encrypt-aes-key"))
+	}
+	if c.TraefikDisableNew && !c.TraefikEnableLegacy && slices.Contains(c.Sources, "traefik-proxy") {
+		errs = append(errs, errors.New("--traefik-disable-new without --traefik-enable-legacy leaves --source=traefik-proxy nothing to read"))
 	}
 	if c.IgnoreHostnameAnnotation && c.FQDNTemplate == "" {
 		errs = append(errs, errors.New("--ignore-hostname-annotation needs --fqdn-template"))

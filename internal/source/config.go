@@ -55,6 +55,13 @@ type Config struct {
 	// list none, as in external-dns. (With --force-default-targets, PostProcess applies them to every
 	// source.)
 	DefaultTargets []string
+	// TraefikEnableLegacy (--traefik-enable-legacy) and TraefikDisableNew (--traefik-disable-new) pick the
+	// API groups the traefik-proxy source reads: traefik.io unless disabled, traefik.containo.us when
+	// enabled.
+	TraefikEnableLegacy, TraefikDisableNew bool
+	// OpenShiftRouterName (--openshift-router-name) makes the openshift-route source read the status of
+	// that router only.
+	OpenShiftRouterName string
 	// GatewayName (--gateway-name), GatewayNamespace (--gateway-namespace) and GatewayLabelFilter
 	// (--gateway-label-filter) select the parent Gateways the gateway-* sources follow.
 	GatewayName, GatewayNamespace, GatewayLabelFilter string

@@ -54,23 +54,33 @@ func InstallModuleCRDs(t testing.TB, cfg *rest.Config, module, dir string) []str
 	if err != nil || len(files) == 0 {
 		t.Fatalf("%s: no YAML files in %s (%v)", module, dir, err)
 	}
+	var crds []*unstructured.Unstructured
+	for _, f := range files {
+		docs, err := crdDocuments(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		crds = append(crds, docs...)
+	}
+	return InstallCRDs(t, cfg, module, crds)
+}
+
+// InstallCRDs creates crds (read from origin, a module, for errors), waits until every one is
+// Established and served by discovery, and returns their names, sorted.
+func InstallCRDs(t testing.TB, cfg *rest.Config, origin string, crds []*unstructured.Unstructured) []string {
+	t.Helper()
+	module := origin
 	dyn, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	var names []string
-	for _, f := range files {
-		docs, err := crdDocuments(f)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
+	for _, crd := range crds {
+		if _, err := dyn.Resource(crdResource).Create(ctx, crd, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatalf("CRD %s from %s: %v", crd.GetName(), module, err)
 		}
-		for _, crd := range docs {
-			if _, err := dyn.Resource(crdResource).Create(ctx, crd, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-				t.Fatalf("CRD %s from %s: %v", crd.GetName(), module, err)
-			}
-			names = append(names, crd.GetName())
-		}
+		names = append(names, crd.GetName())
 	}
 	sort.Strings(names)
 	Eventually(t, 60*time.Second, "CRDs of "+module+" established", func() error {

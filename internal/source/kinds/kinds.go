@@ -8,6 +8,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
+	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
 
 // All returns every source kind zonekeeper implements.
@@ -24,6 +25,7 @@ func All() []source.Kind {
 		gateway.TLSRouteKind(),
 		gateway.TCPRouteKind(),
 		gateway.UDPRouteKind(),
+		traefik.Kind(),
 	}
 }
 
