@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"testing"
@@ -191,10 +190,11 @@ func wildcardDifference(diff, zkLog string) (pinned bool, problem string) {
 }
 
 // TestGatewaySourcesMatchExternalDNS creates the fixture on a real API server with the Gateway API
-// CRDs, runs the real external-dns v0.21.0 and zonekeeper once each with the same flags, each into
-// its own empty etcd prefix, and compares the two record sets record by record, for seven flag sets.
+// CRDs, runs the real external-dns (v0.21.0 and v0.23.0) and zonekeeper once each with the same flags,
+// each into its own empty etcd prefix, and compares the record sets record by record, for seven flag
+// sets.
 func TestGatewaySourcesMatchExternalDNS(t *testing.T) {
-	bin := testbed.Binary(t, "external-dns")
+	peers := testbed.ExternalDNSPeers(t)
 	kube := testbed.StartKubeAPIServer(t)
 	testbed.InstallGatewayAPI(t, kube)
 	etcd := testbed.StartEtcd(t)
@@ -229,63 +229,52 @@ func TestGatewaySourcesMatchExternalDNS(t *testing.T) {
 		{"--gateway-listener-sets"},
 		{"--gateway-listener-sets", "--gateway-name=target", "--namespace=team-c"},
 	} {
-		t.Run(fmt.Sprintf("flags %d %v", i, flags), func(t *testing.T) {
-			args := append(append([]string{}, base...), flags...)
-			edPrefix, zkPrefix := fmt.Sprintf("/ed%d/", i), fmt.Sprintf("/zk%d/", i)
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			start := time.Now()
-			cmd := exec.CommandContext(ctx, bin, append(args, "--once", "--log-level=debug", "--coredns-prefix="+edPrefix)...)
-			cmd.Env = append(os.Environ(), "ETCD_URLS="+etcd.Endpoint)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("external-dns: %v\n%s", err, tail(string(out), 6000))
-			}
-			edTime := time.Since(start)
-			start = time.Now()
-			var log bytes.Buffer
-			if code := app.Main(ctx, append(args, "--once", "--coredns-prefix="+zkPrefix), &bytes.Buffer{}, &log, os.Getenv); code != 0 {
-				t.Fatalf("zonekeeper exited %d:\n%s", code, tail(log.String(), 6000))
-			}
-			t.Logf("external-dns %s, zonekeeper %s", edTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
-			ed, zk := recordSet(t, etcd.Endpoint, edPrefix), recordSet(t, etcd.Endpoint, zkPrefix)
-			if i == 0 && len(ed) < 100 {
-				t.Errorf("external-dns published only %d records from the fixture: %v", len(ed), ed)
-			}
-			var diffs []string
-			for r := range ed {
-				if !zk[r] {
-					diffs = append(diffs, "only external-dns: "+r)
+		args := append(append([]string{}, base...), flags...)
+		zkPrefix := fmt.Sprintf("/zk%d/", i)
+		var log bytes.Buffer
+		zkRan := false
+		for _, peer := range peers {
+			t.Run(fmt.Sprintf("%s flags %d %v", peer.Version, i, flags), func(t *testing.T) {
+				edPrefix := fmt.Sprintf("/ed-%s-%d/", peer.Version, i)
+				out, edTime := runPeerOnce(t, peer, etcd.Endpoint, append(args, "--coredns-prefix="+edPrefix)...)
+				if !zkRan { // one zonekeeper run per flag set, compared with every peer
+					zkRan = true
+					ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+					defer cancel()
+					start := time.Now()
+					if code := app.Main(ctx, append(args, "--once", "--coredns-prefix="+zkPrefix), &bytes.Buffer{}, &log, os.Getenv); code != 0 {
+						t.Fatalf("zonekeeper exited %d:\n%s", code, tail(log.String(), 6000))
+					}
+					t.Logf("external-dns %s %s, zonekeeper %s", peer.Version, edTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 				}
-			}
-			for r := range zk {
-				if !ed[r] {
-					diffs = append(diffs, "only zonekeeper:   "+r)
+				ed, zk := recordSet(t, etcd.Endpoint, edPrefix), recordSet(t, etcd.Endpoint, zkPrefix)
+				if i == 0 && len(ed) < 100 {
+					t.Errorf("external-dns published only %d records from the fixture: %v", len(ed), ed)
 				}
-			}
-			sort.Strings(diffs)
-			var unexpected []string
-			wildcards := 0
-			for _, d := range diffs {
-				pinned, problem := wildcardDifference(d, log.String())
-				if problem != "" {
-					unexpected = append(unexpected, problem)
+				diffs := diffRecordSets(ed, zk)
+				var unexpected []string
+				wildcards := 0
+				for _, d := range diffs {
+					pinned, problem := wildcardDifference(d, log.String())
+					if problem != "" {
+						unexpected = append(unexpected, problem)
+					}
+					if pinned {
+						wildcards++
+						continue
+					}
+					unexpected = append(unexpected, d)
 				}
-				if pinned {
-					wildcards++
-					continue
+				if len(unexpected) > 0 {
+					t.Errorf("%d records differ (%d records from external-dns):\n%s\nexternal-dns log:\n%s\nzonekeeper log:\n%s",
+						len(unexpected), len(ed), strings.Join(unexpected, "\n"), tail(out, 3000), tail(log.String(), 3000))
 				}
-				unexpected = append(unexpected, d)
-			}
-			if len(unexpected) > 0 {
-				t.Errorf("%d records differ (%d records from external-dns):\n%s\nexternal-dns log:\n%s\nzonekeeper log:\n%s",
-					len(unexpected), len(ed), strings.Join(unexpected, "\n"), tail(string(out), 3000), tail(log.String(), 3000))
-			}
-			if i == 0 && wildcards == 0 {
-				t.Error("the pinned wildcard difference did not show: is the fixture's listener-hostname case gone?")
-			}
-			t.Logf("%d records compared, %d pinned wildcard differences", len(ed), wildcards)
-		})
+				if i == 0 && wildcards == 0 {
+					t.Error("the pinned wildcard difference did not show: is the fixture's listener-hostname case gone?")
+				}
+				t.Logf("%d records compared, %d pinned wildcard differences", len(ed), wildcards)
+			})
+		}
 	}
 }
 
