@@ -19,6 +19,11 @@ ingress:
   - {group: networking.k8s.io, resource: ingresses}
 crd:
   - {group: externaldns.k8s.io, resource: dnsendpoints}
+node:
+  - {group: "", resource: nodes, cluster: true}
+pod:
+  - {group: "", resource: pods}
+  - {group: "", resource: nodes, cluster: true}
 gateway-httproute:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
   - {group: gateway.networking.k8s.io, resource: httproutes}
