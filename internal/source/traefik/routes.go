@@ -3,28 +3,34 @@ package traefik
 import (
 	"fmt"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
-// routeEndpoints turns one route into endpoints.
-func (s *Source) routeEndpoints(w watched, u *unstructured.Unstructured, problems *source.Problems) []*endpoint.Endpoint {
-	ref := endpoint.ObjectRef{Kind: w.k.kind, Namespace: u.GetNamespace(), Name: u.GetName()}
-	o := s.k.Object(ref, u.GetAnnotations(), problems)
-	if !o.Admitted(u.GetLabels()) {
-		return nil
+// routeView is what is read of a route of any kind; the names are those of Traefik's Go types, so
+// that --fqdn-template reads {{.Name}}, {{.Kind}}, {{.Spec.Routes}} as it would on them.
+type routeView struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              struct {
+		Routes []struct {
+			Match string `json:"match"`
+		} `json:"routes"`
+	} `json:"spec"`
+}
+
+// read returns a route's names (the hostname annotation, then the hosts of its rules) and its targets
+// (the target annotation: a Traefik route has no address of its own).
+func (rk routeKind) read(o *source.Object, u *unstructured.Unstructured) ([]string, source.Targets, any, bool) {
+	rt := &routeView{}
+	if !o.DecodeView(u, rt) {
+		return nil, source.Targets{}, nil, false
 	}
-	var rt routeView
-	if !o.DecodeView(u, &rt) {
-		return nil
-	}
-	rt.SetGroupVersionKind(w.gvk)
-	targets, _ := o.TargetAnnotation() // the only targets a Traefik route has
-	var hosts []string
-	hosts = append(hosts, o.HostnameAnnotation()...)
-	if w.k.rules {
+	targets, _ := o.TargetAnnotation()
+	hosts := o.HostnameAnnotation()
+	if rk.rules {
 		for i, r := range rt.Spec.Routes {
 			for _, h := range ruleHosts(r.Match) {
 				if n := o.NormalizeHost(fmt.Sprintf("spec.routes[%d].match", i), h); n != "" {
@@ -33,16 +39,5 @@ func (s *Source) routeEndpoints(w watched, u *unstructured.Unstructured, problem
 			}
 		}
 	}
-	if set, combine := s.k.HasTemplate(); set && (combine || len(hosts) == 0) {
-		hosts = append(hosts, o.TemplateHostnames(&rt)...)
-	}
-	if len(hosts) == 0 || targets.Empty() {
-		return nil
-	}
-	meta := o.Meta(w.k.label() + "/" + u.GetNamespace() + "/" + u.GetName())
-	var eps []*endpoint.Endpoint
-	for _, h := range hosts {
-		eps = append(eps, meta.Endpoints(h, targets)...)
-	}
-	return eps
+	return hosts, targets, rt, true
 }

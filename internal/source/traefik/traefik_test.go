@@ -33,7 +33,7 @@ func route(group, kind, ns, name string, rules []string, kv ...string) *unstruct
 	return sourcetest.Object(group+"/v1alpha1", kind, ns, name, sourcetest.Annotations(kv...), map[string]any{"routes": routes}, nil)
 }
 
-func endpoints(t *testing.T, env source.Env, cfg source.Config) (*Source, []string, []endpoint.Problem) {
+func endpoints(t *testing.T, env source.Env, cfg source.Config) (*source.CRDSource, []string, []endpoint.Problem) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -46,7 +46,7 @@ func endpoints(t *testing.T, env source.Env, cfg source.Config) (*Source, []stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	return src.(*Source), sourcetest.Describe(res.Endpoints), res.Problems
+	return src.(*source.CRDSource), sourcetest.Describe(res.Endpoints), res.Problems
 }
 
 // Traefik routes of both API groups on a real API server with the CRDs of Traefik's own module: names

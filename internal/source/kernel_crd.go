@@ -1,0 +1,122 @@
+package source
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// CRDKind is one custom resource kind a CRDSource reads (traefik, contour, openshift).
+type CRDKind struct {
+	GVR schema.GroupVersionResource
+	// Kind is the API kind, for Problems and Events; Label the kind of the resource label
+	// ("ingressroute" in "ingressroute/ns/name").
+	Kind, Label string
+	// Read turns one admitted object into the names it asks for (--fqdn-template aside), its targets,
+	// and the typed view --fqdn-template runs over; ok is false when the object cannot be read (the
+	// Problem is recorded).
+	Read func(o *Object, u *unstructured.Unstructured) (names []string, targets Targets, view any, ok bool)
+}
+
+// CRDSource publishes custom resources read through the dynamic client, kind by kind in the order
+// given, objects in namespace/name order, with the rules every such source of external-dns shares:
+// the filters, --fqdn-template when an object names nothing (always with --combine-fqdn-annotation),
+// the record metadata from the annotations, and one merge over everything.
+type CRDSource struct {
+	k        *Kernel
+	kinds    []CRDKind
+	indexes  []cache.Indexer
+	handlers Handlers
+}
+
+var (
+	_ Source       = (*CRDSource)(nil)
+	_ ObjectLookup = (*CRDSource)(nil)
+)
+
+// NewCRDSource checks env.Config, starts the informers in --namespace and waits for their caches.
+func NewCRDSource(ctx context.Context, env Env, kinds []CRDKind) (*CRDSource, error) {
+	k, err := NewKernel(env.Config)
+	if err != nil {
+		return nil, err
+	}
+	if len(kinds) == 0 {
+		return nil, fmt.Errorf("no resource to read")
+	}
+	s := &CRDSource{k: k, kinds: kinds}
+	gvrs := make([]schema.GroupVersionResource, len(kinds))
+	for i, kd := range kinds {
+		gvrs[i] = kd.GVR
+	}
+	if s.indexes, err = WatchDynamic(ctx, env.Dynamic, env.Config.Namespace, &s.handlers, gvrs...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Kernel returns the kernel the source generates with.
+func (s *CRDSource) Kernel() *Kernel { return s.k }
+
+// AddEventHandler registers fn for every change of a watched object.
+func (s *CRDSource) AddEventHandler(fn func()) { s.handlers.Add(fn) }
+
+// LookupObject finds an object by API kind or resource label kind, in the first of the kinds that holds
+// it, with its apiVersion and kind set, for Events.
+func (s *CRDSource) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	var gvks []schema.GroupVersionKind
+	var idxs []cache.Indexer
+	for i, kd := range s.kinds {
+		if KindMatches(kind, kd.Kind, kd.Label) {
+			gvks = append(gvks, kd.GVR.GroupVersion().WithKind(kd.Kind))
+			idxs = append(idxs, s.indexes[i])
+		}
+	}
+	return LookupDynamic(namespace, name, gvks, idxs)
+}
+
+// Endpoints returns the records of every admitted object, merged as external-dns merges them.
+func (s *CRDSource) Endpoints(ctx context.Context) (Result, error) {
+	var problems Problems
+	var eps []*endpoint.Endpoint
+	for i, kd := range s.kinds {
+		for _, u := range SortedObjects(s.indexes[i]) {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
+			eps = append(eps, s.objectEndpoints(kd, u, &problems)...)
+		}
+	}
+	return Result{Endpoints: MergeEndpoints(eps), Problems: problems.Items()}, nil
+}
+
+func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, problems *Problems) []*endpoint.Endpoint {
+	o := s.k.Object(endpoint.ObjectRef{Kind: kd.Kind, Namespace: u.GetNamespace(), Name: u.GetName()}, u.GetAnnotations(), problems)
+	if !o.Admitted(u.GetLabels()) {
+		return nil
+	}
+	names, targets, view, ok := kd.Read(o, u)
+	if !ok {
+		return nil
+	}
+	if set, combine := s.k.HasTemplate(); set && (combine || len(names) == 0) {
+		if tv, typed := view.(interface{ SetGroupVersionKind(schema.GroupVersionKind) }); typed {
+			tv.SetGroupVersionKind(kd.GVR.GroupVersion().WithKind(kd.Kind)) // objects from a watch have none
+		}
+		names = append(names, o.TemplateHostnames(view)...)
+	}
+	if len(names) == 0 || targets.Empty() {
+		return nil
+	}
+	meta := o.Meta(kd.Label + "/" + u.GetNamespace() + "/" + u.GetName())
+	var eps []*endpoint.Endpoint
+	for _, n := range names {
+		eps = append(eps, meta.Endpoints(n, targets)...)
+	}
+	return eps
+}
