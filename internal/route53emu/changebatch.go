@@ -317,7 +317,29 @@ func deleteMatches(c *parsedChange, stored *storedSet) bool {
 	if want.GeoLocation != nil && (have.GeoLocation == nil || geoString(want.GeoLocation) != geoString(have.GeoLocation)) {
 		return false
 	}
+	if want.GeoProximityLocation != nil && (have.GeoProximityLocation == nil || geoProximityString(want.GeoProximityLocation) != geoProximityString(have.GeoProximityLocation)) {
+		return false
+	}
 	return true
+}
+
+// geoProximityString is a stored location in comparable form; an absent bias is 0.
+func geoProximityString(g *GeoProximityLocation) string {
+	part := func(p *string) string {
+		if p == nil {
+			return "-"
+		}
+		return *p
+	}
+	coords := "-"
+	if c := g.Coordinates; c != nil {
+		coords = c.Latitude + "," + c.Longitude
+	}
+	bias := int64(0)
+	if g.Bias != nil {
+		bias, _ = parseInteger(g.Bias)
+	}
+	return fmt.Sprintf("%s/%s/%s/%d", part(g.AWSRegion), part(g.LocalZoneGroup), coords, bias)
 }
 
 func sameValues(t string, a, b *ResourceRecords) bool {

@@ -2,6 +2,7 @@ package route53emu
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -228,13 +229,59 @@ func constraintCheck(ve *validationErrors, idx int, rs *RecordSet) {
 			ve.add(*c, base+".geoLocation.subdivisionCode", "have length between 1 and 3")
 		}
 	}
-	if g := rs.GeoProximityLocation; g != nil && g.Bias != nil {
-		v, _ := parseInteger(g.Bias)
-		if v < -99 {
-			ve.add(string(*g.Bias), base+".geoProximityLocation.bias", "have value greater than or equal to -99")
-		} else if v > 99 {
-			ve.add(string(*g.Bias), base+".geoProximityLocation.bias", "have value less than or equal to 99")
+	if g := rs.GeoProximityLocation; g != nil {
+		gp := base + ".geoProximityLocation"
+		for _, m := range []struct {
+			v    *string
+			path string
+		}{{g.AWSRegion, gp + ".aWSRegion"}, {g.LocalZoneGroup, gp + ".localZoneGroup"}} {
+			if m.v == nil {
+				continue
+			}
+			if len(*m.v) < 1 {
+				ve.add(*m.v, m.path, "have length greater than or equal to 1")
+			} else if len(*m.v) > 64 {
+				ve.add(*m.v, m.path, "have length less than or equal to 64")
+			}
 		}
+		if c := g.Coordinates; c != nil {
+			coordinateCheck(ve, c.Latitude, gp+".coordinates.latitude", 6, latitudePattern)
+			coordinateCheck(ve, c.Longitude, gp+".coordinates.longitude", 7, longitudePattern)
+		}
+		if g.Bias != nil {
+			v, _ := parseInteger(g.Bias)
+			if v < -99 {
+				ve.add(string(*g.Bias), gp+".bias", "have value greater than or equal to -99")
+			} else if v > 99 {
+				ve.add(string(*g.Bias), gp+".bias", "have value less than or equal to 99")
+			}
+		}
+	}
+}
+
+// The model's Latitude and Longitude shapes: strings of at most 6 and 7 characters matching these.
+const (
+	latitudePattern  = `[-+]?[0-9]{1,2}(\.[0-9]{0,2})?`
+	longitudePattern = `[-+]?[0-9]{1,3}(\.[0-9]{0,2})?`
+)
+
+var (
+	latitudeRE  = regexp.MustCompile("^(?:" + latitudePattern + ")$")
+	longitudeRE = regexp.MustCompile("^(?:" + longitudePattern + ")$")
+)
+
+func coordinateCheck(ve *validationErrors, v, path string, maxLen int, pattern string) {
+	if len(v) < 1 {
+		ve.add(v, path, "have length greater than or equal to 1")
+	} else if len(v) > maxLen {
+		ve.add(v, path, fmt.Sprintf("have length less than or equal to %d", maxLen))
+	}
+	re := latitudeRE
+	if pattern == longitudePattern {
+		re = longitudeRE
+	}
+	if !re.MatchString(v) {
+		ve.add(v, path, "satisfy regular expression pattern: "+pattern)
 	}
 }
 
@@ -291,6 +338,15 @@ func structureCheck(idx int, action string, rs *RecordSet) (parsedChange, *apiEr
 		}
 		if n != 1 {
 			return parsedChange{}, invalidInput("Invalid request: GeoProximityLocation must specify exactly one of AWSRegion, LocalZoneGroup or Coordinates in Change with " + desc)
+		}
+		if c := g.Coordinates; c != nil {
+			// The model's patterns allow 99.99 and 999.99; the developer guide bounds them.
+			if f, _ := strconv.ParseFloat(c.Latitude, 64); f < -90 || f > 90 {
+				return parsedChange{}, invalidInput("Invalid request: Coordinates Latitude '" + c.Latitude + "' must be from -90 to 90 in Change with " + desc)
+			}
+			if f, _ := strconv.ParseFloat(c.Longitude, 64); f < -180 || f > 180 {
+				return parsedChange{}, invalidInput("Invalid request: Coordinates Longitude '" + c.Longitude + "' must be from -180 to 180 in Change with " + desc)
+			}
 		}
 	}
 	p := parsedChange{index: idx, action: action, raw: rs, alias: rs.AliasTarget != nil}

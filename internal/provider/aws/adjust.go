@@ -24,21 +24,41 @@ func (p *Provider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoi
 //   - an alias gets TTL 300 and aws/evaluate-target-health (annotation, else the flag default);
 //   - routing properties take their stored form (aws/weight "010" → "10", aws-multi-value-answer → "");
 //   - TXT targets take the form Records returns (see txt.go);
+//   - a geoproximity record gets aws/geoproximity-bias 0 when it has none (it is always sent);
+//   - aws/hosted-zone-id keeps the bare zone id, and is dropped when the name goes into that zone
+//     alone anyway (see pinFor);
 //   - properties of other providers and alias properties on non-aliases are dropped.
 //
 // An endpoint that cannot be written (a bad aws-weight, say) is returned with only the foreign
 // properties dropped; ApplyChanges then rejects it with a message naming the property.
 func (p *Provider) adjust(desired []*endpoint.Endpoint) []*endpoint.Endpoint {
 	out := make([]*endpoint.Endpoint, 0, len(desired))
+	p.mu.Lock()
+	zs := p.zoneList
+	p.mu.Unlock()
 	for _, e := range desired {
 		c := e.DeepCopy()
 		keepOwnProperties(c)
+		pin, pinned := c.GetProviderSpecific(propHostedZoneID)
+		c.DeleteProviderSpecific(propHostedZoneID)
+		if pinned {
+			pin = bareZoneID(strings.TrimSpace(pin))
+			if zs != nil && !pinMatters(normName(c.DNSName), pin, zs) {
+				pinned = false
+			}
+		}
+		withPin := func(a *endpoint.Endpoint) *endpoint.Endpoint {
+			if pinned {
+				a.SetProviderSpecific(propHostedZoneID, pin)
+			}
+			return a
+		}
 		families := p.aliasFamilies(c)
 		if len(families) == 0 {
 			c.DeleteProviderSpecific(propAlias)
 			c.DeleteProviderSpecific(propEvaluateTargetHealth)
 			c.DeleteProviderSpecific(propTargetHostedZone)
-			out = append(out, p.roundTrip(c))
+			out = append(out, withPin(p.roundTrip(c)))
 			continue
 		}
 		for _, family := range families {
@@ -47,7 +67,7 @@ func (p *Provider) adjust(desired []*endpoint.Endpoint) []*endpoint.Endpoint {
 			a.Targets = endpoint.Targets{strings.TrimSuffix(strings.ToLower(a.Targets[0]), ".")}
 			a.RecordTTL = DefaultTTL
 			a.SetProviderSpecific(propAlias, "true")
-			out = append(out, p.roundTrip(a))
+			out = append(out, withPin(p.roundTrip(a)))
 		}
 	}
 	return out
@@ -97,13 +117,13 @@ func (p *Provider) roundTrip(e *endpoint.Endpoint) *endpoint.Endpoint {
 	return back
 }
 
-// keepOwnProperties drops the properties of other providers and the aws ones Route 53 does not store
-// (aws/hosted-zone-id, aws/geoproximity-*: not implemented).
+// keepOwnProperties drops the properties of other providers. Every aws/ property is either stored by
+// Route 53 or (aws/hosted-zone-id) decides where the record goes.
 func keepOwnProperties(e *endpoint.Endpoint) {
 	kept := e.ProviderSpecific[:0]
 	for _, ps := range e.ProviderSpecific {
 		switch ps.Name {
-		case propAlias, propEvaluateTargetHealth, propTargetHostedZone:
+		case propAlias, propEvaluateTargetHealth, propTargetHostedZone, propHostedZoneID:
 			kept = append(kept, ps)
 		default:
 			for _, r := range routingProps {

@@ -104,10 +104,17 @@ func (b *builder) add(action provider.Action, e, old *endpoint.Endpoint) {
 	b.origins = append(b.origins, origin{action: action, ep: e})
 	o := len(b.origins) - 1
 	name := normName(e.DNSName)
-	targets := zonesFor(name, b.zones)
+	targets, err := placement(e, b.zones)
+	if err != nil {
+		b.reject(o, fmt.Errorf("%s %s: %w", name, e.RecordType, err))
+		return
+	}
 	if len(targets) == 0 {
 		b.reject(o, fmt.Errorf("%s is in no hosted zone this provider manages (zones: %s)", name, zoneNames(b.zones)))
 		return
+	}
+	if action == provider.ActionUpdate {
+		b.leave(o, old, targets)
 	}
 	for _, z := range targets {
 		u := &unit{origin: o, name: name, rtype: e.RecordType}
@@ -151,6 +158,35 @@ func (b *builder) add(action provider.Action, e, old *endpoint.Endpoint) {
 	}
 }
 
+// leave deletes the stored set of old from the zones it was placed in that an update no longer targets
+// (aws/hosted-zone-id added or changed): the record moves instead of staying behind.
+func (b *builder) leave(o int, old *endpoint.Endpoint, targets []zone) {
+	was, err := placement(old, b.zones)
+	if err != nil {
+		return
+	}
+	for _, z := range was {
+		if containsZone(targets, z) {
+			continue
+		}
+		rr, _ := b.p.stored(z.id, keyOfEndpoint(old))
+		if rr == nil {
+			continue
+		}
+		b.perZone[z.id] = append(b.perZone[z.id], &unit{origin: o, name: normName(old.DNSName), rtype: old.RecordType,
+			changes: []r53types.Change{{Action: r53types.ChangeActionDelete, ResourceRecordSet: rr}}})
+	}
+}
+
+func containsZone(zs []zone, z zone) bool {
+	for _, x := range zs {
+		if x.id == z.id {
+			return true
+		}
+	}
+	return false
+}
+
 // needsReplace reports an update Route 53 cannot make in place: the routing policy kind or the alias
 // flag changes.
 func needsReplace(prev, next *r53types.ResourceRecordSet) bool {
@@ -169,6 +205,8 @@ func policyKind(rr *r53types.ResourceRecordSet) string {
 		return "geolocation"
 	case rr.MultiValueAnswer != nil:
 		return "multivalue"
+	case rr.GeoProximityLocation != nil:
+		return "geoproximity"
 	}
 	return ""
 }

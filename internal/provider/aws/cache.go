@@ -105,11 +105,35 @@ func (p *Provider) cachedEndpoints() []*endpoint.Endpoint {
 			}
 			if e := fromRRSet(rr, z); e != nil {
 				seen[k] = true
+				if p.pinnedTo(k, z) {
+					e.SetProviderSpecific(propHostedZoneID, z.id)
+				}
 				out = append(out, e)
 			}
 		}
 	}
 	return out
+}
+
+// pinnedTo reports whether the record set k of zone z is listed with aws/hosted-zone-id: its name goes
+// into several zones, and of those only z holds it. That is the form AdjustEndpoints gives a desired
+// record pinned to z, and a record left in one zone alone shows as pinned there, so an unpinned
+// desired record is written to the other zones again. The caller holds p.mu.
+func (p *Provider) pinnedTo(k rrKey, z zone) bool {
+	natural := zonesFor(k.name, p.zoneList)
+	if len(natural) < 2 {
+		return false
+	}
+	holder := ""
+	for _, n := range natural {
+		if c := p.contents[n.id]; c != nil && c.sets[k] != nil {
+			if holder != "" {
+				return false
+			}
+			holder = n.id
+		}
+	}
+	return holder == z.id
 }
 
 // stored returns the cached record set of key in a zone, or nil; known is false when the zone's

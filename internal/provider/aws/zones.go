@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // zone is one managed hosted zone.
@@ -200,4 +202,46 @@ func zonesFor(name string, zs []zone) []zone {
 		out = append([]zone{*public}, out...)
 	}
 	return out
+}
+
+// pinMatters reports whether aws/hosted-zone-id=pin changes where name goes: it does unless name goes
+// into that one zone anyway. A pin to a zone the name cannot go into matters too: it is refused.
+func pinMatters(name, pin string, zs []zone) bool {
+	natural := zonesFor(name, zs)
+	return !(len(natural) == 1 && natural[0].id == pin)
+}
+
+// placement returns the zones e goes into: zonesFor its name, narrowed to the zone aws/hosted-zone-id
+// names (bare or with /hostedzone/). As external-dns v0.23 does, a pin to a zone that is not one of
+// those is not written anywhere; the error names the annotation.
+func placement(e *endpoint.Endpoint, zs []zone) ([]zone, error) {
+	name := normName(e.DNSName)
+	natural := zonesFor(name, zs)
+	pin, ok := e.GetProviderSpecific(propHostedZoneID)
+	if !ok {
+		return natural, nil
+	}
+	pin = bareZoneID(strings.TrimSpace(pin))
+	for _, z := range natural {
+		if z.id == pin {
+			return []zone{z}, nil
+		}
+	}
+	for _, z := range zs {
+		if z.id == pin {
+			return nil, fmt.Errorf("aws-hosted-zone-id %q: %s cannot go into hosted zone %s; it goes into %s", pin, name, z, zoneList(natural))
+		}
+	}
+	return nil, fmt.Errorf("aws-hosted-zone-id %q is not a hosted zone this provider manages (zones for %s: %s)", pin, name, zoneList(natural))
+}
+
+func zoneList(zs []zone) string {
+	if len(zs) == 0 {
+		return "none"
+	}
+	s := make([]string, len(zs))
+	for i, z := range zs {
+		s[i] = z.String()
+	}
+	return strings.Join(s, ", ")
 }
