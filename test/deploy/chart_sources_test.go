@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,55 +19,66 @@ func TestChartSourcesFollowTheKindsTable(t *testing.T) {
 		if !kind.Cluster {
 			continue
 		}
-		want := map[string]bool{} // "Role|group/resource" or "ClusterRole|group/resource"
-		wantNamespaced := map[string]bool{}
-		for _, r := range kind.Reads(source.DefaultConfig()) {
-			key := r.Group + "/" + r.Resource
-			want["ClusterRole|"+key] = true
-			if r.ClusterScoped {
-				wantNamespaced["ClusterRole|"+key] = true
-			} else {
-				wantNamespaced["Role|"+key] = true
-			}
+		checkChartReads(t, kind, kind.Name, nil, source.DefaultConfig())
+		if strings.HasPrefix(kind.Name, "gateway-") {
+			cfg := source.DefaultConfig()
+			cfg.GatewayListenerSets = true
+			checkChartReads(t, kind, kind.Name+"/listener-sets", []string{"gateway.listenerSets=true"}, cfg)
 		}
-		for _, namespaced := range []bool{false, true} {
-			name := kind.Name
+	}
+}
+
+// checkChartReads renders the chart with kind as its only source and the values set, cluster-wide and
+// namespaced, and compares its read rules with kind.Reads(cfg).
+func checkChartReads(t *testing.T, kind source.Kind, name string, values []string, cfg source.Config) {
+	want := map[string]bool{} // "Role|group/resource" or "ClusterRole|group/resource"
+	wantNamespaced := map[string]bool{}
+	for _, r := range kind.Reads(cfg) {
+		key := r.Group + "/" + r.Resource
+		want["ClusterRole|"+key] = true
+		if r.ClusterScoped {
+			wantNamespaced["ClusterRole|"+key] = true
+		} else {
+			wantNamespaced["Role|"+key] = true
+		}
+	}
+	for _, namespaced := range []bool{false, true} {
+		name := name
+		if namespaced {
+			name += "/namespaced"
+		}
+		t.Run(name, func(t *testing.T) {
+			set := append([]string{"sources={" + kind.Name + "}", "provider=inmemory"}, values...)
+			expect := want
 			if namespaced {
-				name += "/namespaced"
+				set = append(set, "namespaced=true")
+				expect = wantNamespaced
 			}
-			t.Run(name, func(t *testing.T) {
-				set := []string{"sources={" + kind.Name + "}", "provider=inmemory"}
-				expect := want
-				if namespaced {
-					set = append(set, "namespaced=true")
-					expect = wantNamespaced
-				}
-				got := map[string]bool{}
-				for role, rules := range roles(t, mustHelmTemplate(t, chartRender{release: "zk", namespace: "dns", set: set})) {
-					roleKind, _, _ := strings.Cut(role, "/")
-					for _, r := range rules {
-						if !slices.Equal(r.Verbs, []string{"get", "list", "watch"}) || len(r.ResourceNames) > 0 {
-							continue
-						}
-						for _, g := range r.APIGroups {
-							for _, res := range r.Resources {
-								got[roleKind+"|"+g+"/"+res] = true
-							}
+			got := map[string]bool{}
+			for role, rules := range roles(t, mustHelmTemplate(t, chartRender{release: "zk", namespace: "dns", set: set})) {
+				roleKind, _, _ := strings.Cut(role, "/")
+				for _, r := range rules {
+					if !slices.Equal(r.Verbs, []string{"get", "list", "watch"}) || len(r.ResourceNames) > 0 {
+						continue
+					}
+					for _, g := range r.APIGroups {
+						for _, res := range r.Resources {
+							got[roleKind+"|"+g+"/"+res] = true
 						}
 					}
 				}
-				for k := range expect {
-					if !got[k] {
-						t.Errorf("the chart does not grant get, list, watch %s that --source=%s reads", k, kind.Name)
-					}
+			}
+			for k := range expect {
+				if !got[k] {
+					t.Errorf("the chart does not grant get, list, watch %s that --source=%s reads", k, kind.Name)
 				}
-				for k := range got {
-					if !expect[k] {
-						t.Errorf("the chart grants %s, which --source=%s does not read", k, kind.Name)
-					}
+			}
+			for k := range got {
+				if !expect[k] {
+					t.Errorf("the chart grants %s, which --source=%s does not read", k, kind.Name)
 				}
-			})
-		}
+			}
+		})
 	}
 }
 
@@ -92,4 +104,15 @@ func clusterKindNames() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// gateway.listenerSets passes --gateway-listener-sets, which is what the RBAC rule above is for.
+func TestChartGatewayListenerSetsPassesTheFlag(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		objs := mustHelmTemplate(t, chartRender{release: "zk", namespace: "dns",
+			set: []string{"sources={gateway-httproute}", "provider=inmemory", "gateway.listenerSets=" + strconv.FormatBool(on)}})
+		if got := slices.Contains(container(t, deployment(t, objs)).Args, "--gateway-listener-sets"); got != on {
+			t.Errorf("gateway.listenerSets=%v: --gateway-listener-sets passed: %v", on, got)
+		}
+	}
 }

@@ -24,26 +24,15 @@ node:
 pod:
   - {group: "", resource: pods}
   - {group: "", resource: nodes, cluster: true}
-gateway-httproute:
+{{- range $route := list "httproute" "grpcroute" "tlsroute" "tcproute" "udproute" }}
+gateway-{{ $route }}:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
-  - {group: gateway.networking.k8s.io, resource: httproutes}
+  - {group: gateway.networking.k8s.io, resource: {{ $route }}s}
   - {group: "", resource: namespaces, cluster: true}
-gateway-grpcroute:
-  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
-  - {group: gateway.networking.k8s.io, resource: grpcroutes}
-  - {group: "", resource: namespaces, cluster: true}
-gateway-tlsroute:
-  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
-  - {group: gateway.networking.k8s.io, resource: tlsroutes}
-  - {group: "", resource: namespaces, cluster: true}
-gateway-tcproute:
-  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
-  - {group: gateway.networking.k8s.io, resource: tcproutes}
-  - {group: "", resource: namespaces, cluster: true}
-gateway-udproute:
-  - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
-  - {group: gateway.networking.k8s.io, resource: udproutes}
-  - {group: "", resource: namespaces, cluster: true}
+{{- if $.Values.gateway.listenerSets }}{{/* --gateway-listener-sets: ListenerSets in every namespace */}}
+  - {group: gateway.networking.k8s.io, resource: listenersets, cluster: true}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/* "true" when a selected source reads a cluster-scoped resource (a namespaced install then needs a ClusterRole). */}}
