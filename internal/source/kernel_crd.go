@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -119,4 +120,19 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 		eps = append(eps, meta.Endpoints(n, targets)...)
 	}
 	return eps
+}
+
+// LoadBalancerTargets returns every ingress IP and hostname of a load balancer status read from field
+// of o ("status.loadBalancer").
+func LoadBalancerTargets(o *Object, lb corev1.LoadBalancerStatus, field string) Targets {
+	var t Targets
+	for i, in := range lb.Ingress {
+		if in.IP != "" {
+			t.Add(o, fmt.Sprintf("%s.ingress[%d].ip", field, i), in.IP)
+		}
+		if in.Hostname != "" {
+			t.Add(o, fmt.Sprintf("%s.ingress[%d].hostname", field, i), in.Hostname)
+		}
+	}
+	return t
 }

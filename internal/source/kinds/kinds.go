@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/source/contour"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
@@ -17,7 +18,7 @@ func All() []source.Kind {
 		source.ServiceKind(),
 		source.IngressKind(),
 		source.DNSEndpointKind(),
-		source.ManifestKind(),
+		source.ManifestKind(static),
 		source.NodeKind(),
 		source.PodKind(),
 		gateway.HTTPRouteKind(),
@@ -26,7 +27,19 @@ func All() []source.Kind {
 		gateway.TCPRouteKind(),
 		gateway.UDPRouteKind(),
 		traefik.Kind(),
+		contour.Kind(),
 	}
+}
+
+// static returns the kinds that can read their objects from manifests.
+func static() []source.Kind {
+	var out []source.Kind
+	for _, k := range All() {
+		if k.Static != nil {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Lookup returns the kind named name.

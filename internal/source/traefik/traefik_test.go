@@ -3,6 +3,7 @@ package traefik
 import (
 	"context"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -31,22 +32,6 @@ func route(group, kind, ns, name string, rules []string, kv ...string) *unstruct
 		routes = []any{map[string]any{"services": []any{map[string]any{"name": "dns", "port": int64(53)}}}}
 	}
 	return sourcetest.Object(group+"/v1alpha1", kind, ns, name, sourcetest.Annotations(kv...), map[string]any{"routes": routes}, nil)
-}
-
-func endpoints(t *testing.T, env source.Env, cfg source.Config) (*source.CRDSource, []string, []endpoint.Problem) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	env.Config = cfg
-	src, err := Kind().New(ctx, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := src.Endpoints(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return src.(*source.CRDSource), sourcetest.Describe(res.Endpoints), res.Problems
 }
 
 // Traefik routes of both API groups on a real API server with the CRDs of Traefik's own module: names
@@ -84,7 +69,7 @@ func TestTraefikRoutes(t *testing.T) {
 		"udp.example.com AAAA 2001:db8::3 ingressrouteudp/default/udp",
 		"w.example.com A 192.0.2.7 ingressroute/other/weighted set=blue aws/weight=10",
 	}
-	src, got, problems := endpoints(t, env, source.Config{})
+	src, got, problems := run(t, env, source.Config{})
 	if !reflect.DeepEqual(got, newOnly) {
 		t.Errorf("traefik.io routes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(newOnly, "\n"))
 	}
@@ -105,19 +90,19 @@ func TestTraefikRoutes(t *testing.T) {
 	}
 
 	legacy := "legacy.example.com A 192.0.2.4 ingressroute/default/legacy"
-	_, got, _ = endpoints(t, env, source.Config{TraefikEnableLegacy: true})
+	_, got, _ = run(t, env, source.Config{TraefikEnableLegacy: true})
 	if want := append(append([]string(nil), newOnly...), legacy); !equalSorted(got, want) {
 		t.Errorf("--traefik-enable-legacy:\n%s", strings.Join(got, "\n"))
 	}
-	_, got, _ = endpoints(t, env, source.Config{TraefikEnableLegacy: true, TraefikDisableNew: true})
+	_, got, _ = run(t, env, source.Config{TraefikEnableLegacy: true, TraefikDisableNew: true})
 	if !reflect.DeepEqual(got, []string{legacy}) {
 		t.Errorf("--traefik-enable-legacy --traefik-disable-new: %v", got)
 	}
-	_, got, _ = endpoints(t, env, source.Config{Namespace: "other", AnnotationFilter: ann + "set-identifier"})
+	_, got, _ = run(t, env, source.Config{Namespace: "other", AnnotationFilter: ann + "set-identifier"})
 	if !reflect.DeepEqual(got, []string{"w.example.com A 192.0.2.7 ingressroute/other/weighted set=blue aws/weight=10"}) {
 		t.Errorf("--namespace=other --annotation-filter: %v", got)
 	}
-	_, got, _ = endpoints(t, env, source.Config{Namespace: "other", FQDNTemplate: "{{.Name}}.{{.Kind}}.tmpl.example.com"})
+	_, got, _ = run(t, env, source.Config{Namespace: "other", FQDNTemplate: "{{.Name}}.{{.Kind}}.tmpl.example.com"})
 	want := []string{
 		"nohost.ingressroute.tmpl.example.com A 192.0.2.8 ingressroute/other/nohost",
 		"w.example.com A 192.0.2.7 ingressroute/other/weighted set=blue aws/weight=10",
@@ -125,9 +110,9 @@ func TestTraefikRoutes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("--fqdn-template: %v", got)
 	}
-	_, got, _ = endpoints(t, env, source.Config{Namespace: "default", FQDNTemplate: "{{.Name}}.tmpl.example.com", IgnoreHostnameAnnotation: true, CombineFQDNAndAnnotation: true})
+	_, got, _ = run(t, env, source.Config{Namespace: "default", FQDNTemplate: "{{.Name}}.tmpl.example.com", IgnoreHostnameAnnotation: true, CombineFQDNAndAnnotation: true})
 	for _, w := range []string{"web.tmpl.example.com A 192.0.2.1 ingressroute/default/web ttl=120", "a.example.com A 192.0.2.1 ingressroute/default/web ttl=120"} {
-		if !contains(got, w) {
+		if !slices.Contains(got, w) {
 			t.Errorf("--combine-fqdn-annotation: no %q in %v", w, got)
 		}
 	}
@@ -169,18 +154,15 @@ func TestTraefikFollowsChanges(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func equalSorted(a, b []string) bool {
 	a, b = append([]string(nil), a...), append([]string(nil), b...)
 	sort.Strings(a)
 	sort.Strings(b)
 	return reflect.DeepEqual(a, b)
+}
+
+func run(t *testing.T, env source.Env, cfg source.Config) (*source.CRDSource, []string, []endpoint.Problem) {
+	t.Helper()
+	src, got, problems := sourcetest.Endpoints(t, Kind(), env, cfg)
+	return src.(*source.CRDSource), got, problems
 }
