@@ -20,6 +20,9 @@ type Kind struct {
 	// New builds the source. It is called only once every resource in Reads is served and readable
 	// (Optional ones excepted: those denied are in env.Config.SkipResources).
 	New func(ctx context.Context, env Env) (Source, error)
+	// Static, when set, lets --source=manifest (and zonekeeper plan) read this kind's objects from
+	// files.
+	Static *StaticKind
 	// Labels are the kinds of the resource labels its endpoints carry ("httproute" for
 	// "httproute/ns/name"); default: Name.
 	Labels []string
@@ -119,13 +122,14 @@ func DNSEndpointKind() Kind {
 	}
 }
 
-// ManifestKind is --source=manifest: objects from files, no cluster.
-func ManifestKind() Kind {
+// ManifestKind is --source=manifest: objects from files, no cluster. statics returns the kinds whose
+// objects manifests may hold besides Services and Ingresses (those with a Static).
+func ManifestKind(statics func() []Kind) Kind {
 	return Kind{
 		Name:  "manifest",
 		Reads: func(Config) []Resource { return nil },
 		New: func(_ context.Context, env Env) (Source, error) {
-			return NewManifest(env.Manifest, env.Config)
+			return NewManifestWith(env.Manifest, env.Config, statics())
 		},
 	}
 }

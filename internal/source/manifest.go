@@ -15,12 +15,14 @@ import (
 // the same generation code and listers as the informer sources. Nodes, Pods and EndpointSlices in the
 // files feed NodePort and headless services; status is read as written.
 type ManifestSource struct {
-	path string
-	c    *compiled
+	path    string
+	c       *compiled
+	statics []Kind // kinds that read their objects from the files too
 
 	mu        sync.RWMutex
 	services  *ServiceSource
 	ingresses *IngressSource
+	others    []Source           // the static kinds' sources
 	problems  []endpoint.Problem // decoding problems
 	handlers  eventHandlers
 }
@@ -31,11 +33,17 @@ var _ Source = (*ManifestSource)(nil)
 // separated by "---"; a "kind: List" (or ServiceList, ...) is expanded. A YAML syntax error is an error
 // naming the file; an unknown kind is a Problem reported by Endpoints.
 func NewManifest(path string, cfg Config) (*ManifestSource, error) {
+	return NewManifestWith(path, cfg, nil)
+}
+
+// NewManifestWith is NewManifest that also publishes the objects of the static kinds given (kinds
+// with a Static), each through its own generation code.
+func NewManifestWith(path string, cfg Config, statics []Kind) (*ManifestSource, error) {
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
 	}
-	m := &ManifestSource{path: path, c: c}
+	m := &ManifestSource{path: path, c: c, statics: statics}
 	if err := m.load(); err != nil {
 		return nil, err
 	}
@@ -69,8 +77,12 @@ func (m *ManifestSource) load() error {
 		slices: objs.slices,
 	}}
 	ing := &IngressSource{c: m.c, ingresses: networkinglisters.NewIngressLister(objs.ingresses)}
+	others, err := objs.staticSources(m.c.Config, m.statics)
+	if err != nil {
+		return err
+	}
 	m.mu.Lock()
-	m.services, m.ingresses, m.problems = svc, ing, objs.problems.items
+	m.services, m.ingresses, m.others, m.problems = svc, ing, others, objs.problems.items
 	m.mu.Unlock()
 	return nil
 }
@@ -79,18 +91,18 @@ func (m *ManifestSource) load() error {
 // first among the problems.
 func (m *ManifestSource) Endpoints(ctx context.Context) (Result, error) {
 	m.mu.RLock()
-	svc, ing, decodeProblems := m.services, m.ingresses, m.problems
+	svc, ing, others, decodeProblems := m.services, m.ingresses, m.others, m.problems
 	m.mu.RUnlock()
-	a, err := svc.Endpoints(ctx)
-	if err != nil {
-		return Result{}, err
+	out := Result{Problems: append([]endpoint.Problem(nil), decodeProblems...)}
+	for _, s := range append([]Source{svc, ing}, others...) {
+		r, err := s.Endpoints(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		out.Endpoints = append(out.Endpoints, r.Endpoints...)
+		out.Problems = append(out.Problems, r.Problems...)
 	}
-	b, err := ing.Endpoints(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	problems := append(append(append([]endpoint.Problem(nil), decodeProblems...), a.Problems...), b.Problems...)
-	return Result{Endpoints: append(a.Endpoints, b.Endpoints...), Problems: problems}, nil
+	return out, nil
 }
 
 // AddEventHandler registers fn to be called after each successful Reload.

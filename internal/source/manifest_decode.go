@@ -29,6 +29,8 @@ type manifestObjects struct {
 	services, ingresses, nodes, pods, slices cache.Indexer
 	problems                                 problemList
 	namespace                                string // --namespace: objects elsewhere are left out
+	// others are the objects of kinds the core kinds do not read, for the static kinds.
+	others []manifestOther
 }
 
 func newManifestObjects(namespace string) *manifestObjects {
@@ -106,7 +108,11 @@ func (m *manifestObjects) decode(js []byte, where string) {
 	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(js, nil, nil)
 	if err != nil {
 		ref, typ := peekObject(js)
-		if runtime.IsNotRegisteredError(err) || runtime.IsMissingKind(err) || runtime.IsMissingVersion(err) {
+		if runtime.IsNotRegisteredError(err) {
+			m.keepOther(js, nil, where) // a static kind may read it, or it becomes a problem
+			return
+		}
+		if runtime.IsMissingKind(err) || runtime.IsMissingVersion(err) {
 			m.problems.add(ref, "kind", typ, "not a kind zonekeeper reads ("+where+")")
 			return
 		}
@@ -150,13 +156,7 @@ func (m *manifestObjects) add(obj runtime.Object, js []byte, where string) {
 		m.put(m.nodes, o, where)
 		return
 	default:
-		gvk := obj.GetObjectKind().GroupVersionKind()
-		ref, _ := peekObject(js)
-		if ref.Kind == "" {
-			ref.Kind = gvk.Kind
-		}
-		m.problems.add(ref, "kind", gvk.GroupVersion().String()+"/"+gvk.Kind,
-			"not a kind zonekeeper reads: Service, Ingress (networking.k8s.io/v1), Node, Pod, EndpointSlice ("+where+")")
+		m.keepOther(js, obj, where)
 		return
 	}
 	if om.GetNamespace() == "" {

@@ -57,7 +57,10 @@ type adapter struct {
 	view func(obj any) (r route, ok bool)
 	// typed returns a copy of a cached route with its TypeMeta set, for --fqdn-template.
 	typed func(obj any) runtime.Object
-	lower string
+	// decode makes the typed route of an object read from a manifest (any served version: their
+	// schemas are the same).
+	decode func(content map[string]any) (runtime.Object, error)
+	lower  string
 }
 
 func (a adapter) label() string { return a.lower }

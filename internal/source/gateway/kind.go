@@ -29,6 +29,7 @@ func kind(a adapter) source.Kind {
 		New: func(ctx context.Context, env source.Env) (source.Source, error) {
 			return newSource(ctx, env, a)
 		},
+		Static: staticKind(a),
 	}
 }
 

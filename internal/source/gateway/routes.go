@@ -101,6 +101,12 @@ func adapt[T any, P interface {
 			c.GetObjectKind().SetGroupVersionKind(id)
 			return c
 		},
+		decode: func(content map[string]any) (runtime.Object, error) {
+			c := P(new(T))
+			err := runtime.DefaultUnstructuredConverter.FromUnstructured(content, c)
+			c.GetObjectKind().SetGroupVersionKind(id)
+			return c, err
+		},
 	}
 }
 

@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -88,5 +90,56 @@ func TestStaticFromManifest(t *testing.T) {
 	}
 	if res, _ := s.Endpoints(context.Background()); len(res.Endpoints) != 0 {
 		t.Errorf("without its Namespace the route was admitted: %v", describe(res.Endpoints))
+	}
+}
+
+// --source=manifest (and zonekeeper plan) publish routes from files through the gateway kinds' Static:
+// a Namespace document feeds the Selector listener, an Ingress in the same files is published beside
+// them, and a kind nobody reads is a problem naming the kinds that are.
+func TestManifestSourceReadsGatewayKinds(t *testing.T) {
+	dir := t.TempDir()
+	files := manifest + `
+---
+apiVersion: v1
+kind: Namespace
+metadata: {name: web, labels: {team: web}}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: shop, namespace: web}
+spec: {rules: [{host: shop.example.com}]}
+status: {loadBalancer: {ingress: [{ip: 192.0.2.9}]}}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GatewayClass
+metadata: {name: test}
+spec: {controllerName: example.net/gw}
+`
+	if err := os.WriteFile(filepath.Join(dir, "all.yaml"), []byte(files), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := source.NewManifestWith(dir, source.DefaultConfig(), Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Endpoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, describe(res.Endpoints), []string{
+		"db.example.com A 192.0.2.5 tcproute/web/db",
+		"shop.example.com A 192.0.2.9 ingress/web/shop",
+		"www.example.com A 192.0.2.5 httproute/web/site ttl=60",
+	})
+	if len(res.Problems) != 1 || res.Problems[0].Object.Kind != "GatewayClass" || !strings.Contains(res.Problems[0].Reason, "HTTPRoute (gateway.networking.k8s.io)") {
+		t.Errorf("problems = %+v, want one naming the GatewayClass and the kinds manifests may hold", res.Problems)
+	}
+	// Without the gateway kinds, routes are problems as before.
+	m, err = source.NewManifest(dir, source.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := m.Endpoints(context.Background()); len(res.Endpoints) != 1 || len(res.Problems) < 3 {
+		t.Errorf("without the gateway kinds: %v, problems %+v", describe(res.Endpoints), res.Problems)
 	}
 }
