@@ -24,6 +24,12 @@ node:
 pod:
   - {group: "", resource: pods}
   - {group: "", resource: nodes, cluster: true}
+traefik-proxy:
+  - {group: traefik.io, resource: ingressroutes}
+  - {group: traefik.io, resource: ingressroutetcps}
+  - {group: traefik.io, resource: ingressrouteudps}
+contour-httpproxy:
+  - {group: projectcontour.io, resource: httpproxies}
 {{- range $route := list "httproute" "grpcroute" "tlsroute" "tcproute" "udproute" }}
 gateway-{{ $route }}:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
