@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/zonekeeper/zonekeeper/internal/app"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
@@ -137,42 +139,46 @@ func TestAWSGeoproximityAndPinMatchExternalDNS(t *testing.T) {
 			start = time.Now()
 			zkLog := runZK()
 			t.Logf("external-dns %s %s, zonekeeper %s", peer.Version, edTime.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
-			ed, zk := diffSets(edSrv), diffSets(zkSrv)
-			var unexpected []string
-			pinned := map[int]int{}
-			check := func(r string, onlyED bool) {
-				for k, p := range pins {
-					if p.onlyED == onlyED && p.re.MatchString(r) && (!p.v021 || peer.Version == "v0.21.0") {
-						pinned[k]++
-						return
+			compare := func(phase string, pins []pin) (ed, zk map[string]bool) {
+				ed, zk = diffSets(edSrv), diffSets(zkSrv)
+				var unexpected []string
+				pinned := map[int]int{}
+				check := func(r string, onlyED bool) {
+					for k, p := range pins {
+						if p.onlyED == onlyED && p.re.MatchString(r) && (!p.v021 || peer.Version == "v0.21.0") {
+							pinned[k]++
+							return
+						}
+					}
+					side := "only zonekeeper:   "
+					if onlyED {
+						side = "only external-dns: "
+					}
+					unexpected = append(unexpected, side+r)
+				}
+				for r := range ed {
+					if !zk[r] {
+						check(r, true)
 					}
 				}
-				side := "only zonekeeper:   "
-				if onlyED {
-					side = "only external-dns: "
+				for r := range zk {
+					if !ed[r] {
+						check(r, false)
+					}
 				}
-				unexpected = append(unexpected, side+r)
-			}
-			for r := range ed {
-				if !zk[r] {
-					check(r, true)
+				sort.Strings(unexpected)
+				if len(unexpected) > 0 {
+					t.Errorf("%s: %d record sets differ (%d from external-dns, %d from zonekeeper):\n%s\nexternal-dns log:\n%s\nzonekeeper log:\n%s",
+						phase, len(unexpected), len(ed), len(zk), strings.Join(unexpected, "\n"), tail(edLog, 4000), tail(zkLog, 3000))
 				}
-			}
-			for r := range zk {
-				if !ed[r] {
-					check(r, false)
+				for k, p := range pins {
+					if pinned[k] == 0 && (!p.v021 || peer.Version == "v0.21.0") {
+						t.Errorf("%s: the pinned difference %q did not show", phase, p.why)
+					}
 				}
+				return ed, zk
 			}
-			sort.Strings(unexpected)
-			if len(unexpected) > 0 {
-				t.Errorf("%d record sets differ (%d from external-dns, %d from zonekeeper):\n%s\nexternal-dns log:\n%s\nzonekeeper log:\n%s",
-					len(unexpected), len(ed), len(zk), strings.Join(unexpected, "\n"), tail(edLog, 4000), tail(zkLog, 3000))
-			}
-			for k, p := range pins {
-				if pinned[k] == 0 && (!p.v021 || peer.Version == "v0.21.0") {
-					t.Errorf("the pinned difference %q did not show", p.why)
-				}
-			}
+			ed, zk := compare("first run", pins)
 			var geo, shared int
 			for r := range zk {
 				if ed[r] {
@@ -208,6 +214,31 @@ func TestAWSGeoproximityAndPinMatchExternalDNS(t *testing.T) {
 			}
 			t.Logf("external-dns %s second run: %d ChangeResourceRecordSets:\n%s", peer.Version,
 				edSrv.Counters().Calls["ChangeResourceRecordSets"], strings.Join(again, "\n"))
+
+			// The pin of int.example.com moves from the private to the public zone.
+			setPin := func(zoneID string) {
+				svc, err := e.client.CoreV1().Services("default").Get(context.Background(), "private", metav1.GetOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				svc.Annotations["external-dns.alpha.kubernetes.io/aws-hosted-zone-id"] = zoneID
+				if _, err := e.client.CoreV1().Services("default").Update(context.Background(), svc, metav1.UpdateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			setPin("ZPUBDIFF")
+			defer setPin("ZPRIVDIFF")
+			edLog, zkLog = runED(), runZK()
+			moved := pins[:1:1]
+			moved = append(moved, pin{onlyED: true, re: regexp.MustCompile(`^ZPRIVDIFF (a-)?int\.example\.com `),
+				why: "the pin moved to the public zone: external-dns leaves the private copy (v0.21 ignores the pin)"})
+			if peer.Version == "v0.21.0" {
+				moved = append(moved, pin{onlyED: true, re: regexp.MustCompile(`^ZPUBDIFF (a-)?gpp\.example\.com |^ZPRIVDIFF (a-)?pub\.example\.com |^\S+ (a-)?nope\.example\.com `),
+					why: "aws-hosted-zone-id: v0.21 writes into every zone"})
+			}
+			if _, zk := compare("pin moved", moved); zk["ZPRIVDIFF int.example.com A ttl=300 10.40.0.6"] || !zk["ZPUBDIFF int.example.com A ttl=300 10.40.0.6"] {
+				t.Errorf("zonekeeper did not move int.example.com to the public zone: %v", zk)
+			}
 		})
 	}
 }
