@@ -29,3 +29,16 @@ func TestCRDSourceFlags(t *testing.T) {
 		t.Errorf("--traefik-disable-new without the traefik-proxy source: %v", err)
 	}
 }
+
+// --openshift-router-name is honoured (it used to be refused while the source was missing).
+func TestOpenShiftRouterNameFlag(t *testing.T) {
+	base := []string{"--provider=inmemory", "--source=openshift-route"}
+	cfg, _, err := Parse("z", append(base, "--openshift-router-name=edge"), env(nil), io.Discard)
+	if err != nil || cfg.OpenShiftRouterName != "edge" {
+		t.Errorf("--openshift-router-name=edge: %v %q", err, cfg.OpenShiftRouterName)
+	}
+	cfg, _, err = Parse("z", base, env(map[string]string{"EXTERNAL_DNS_OPENSHIFT_ROUTER_NAME": "r2"}), io.Discard)
+	if err != nil || cfg.OpenShiftRouterName != "r2" {
+		t.Errorf("from the environment: %v %q", err, cfg.OpenShiftRouterName)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
@@ -68,14 +67,7 @@ func contourFixture() []*unstructured.Unstructured {
 
 // TestContourSourceMatchesExternalDNS compares the contour-httpproxy source with external-dns's.
 func TestContourSourceMatchesExternalDNS(t *testing.T) {
-	kube := testbed.StartKubeAPIServer(t)
-	testbed.InstallContour(t, kube)
-	dyn, err := dynamic.NewForConfig(kube.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, kube.Client(t), dyn, contourFixture()...)
-	base := []string{"--kubeconfig=" + kube.Kubeconfig, "--source=contour-httpproxy"}
+	base := crdCluster(t, testbed.InstallContour, "contour-httpproxy", contourFixture())
 	pins := []diffPin{
 		{onlyED: true, re: regexp.MustCompile(`^(a-)?bad_name!\.`),
 			why: "a hostname annotation name that is not a DNS name: external-dns publishes it, zonekeeper reports it"},

@@ -12,7 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/dynamic"
+
 	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
@@ -116,4 +120,18 @@ func compareWithExternalDNS(t *testing.T, base []string, sets []diffSet) {
 			})
 		}
 	}
+}
+
+// crdCluster starts an API server, installs CRDs with install, creates objs (and their namespaces), and
+// returns the flags that point --source at it.
+func crdCluster(t *testing.T, install func(testing.TB, *testbed.KubeAPIServer) []string, source string, objs []*unstructured.Unstructured) []string {
+	t.Helper()
+	kube := testbed.StartKubeAPIServer(t)
+	install(t, kube)
+	dyn, err := dynamic.NewForConfig(kube.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sourcetest.Create(t, kube.Client(t), dyn, objs...)
+	return []string{"--kubeconfig=" + kube.Kubeconfig, "--source=" + source}
 }

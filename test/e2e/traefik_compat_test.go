@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
@@ -93,14 +92,8 @@ func traefikFixture() []*unstructured.Unstructured {
 
 // TestTraefikSourceMatchesExternalDNS compares the traefik-proxy source with external-dns's.
 func TestTraefikSourceMatchesExternalDNS(t *testing.T) {
-	kube := testbed.StartKubeAPIServer(t)
-	testbed.InstallTraefik(t, kube, true)
-	dyn, err := dynamic.NewForConfig(kube.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, kube.Client(t), dyn, traefikFixture()...)
-	base := []string{"--kubeconfig=" + kube.Kubeconfig, "--source=traefik-proxy"}
+	install := func(t testing.TB, k *testbed.KubeAPIServer) []string { return testbed.InstallTraefik(t, k, true) }
+	base := crdCluster(t, install, "traefik-proxy", traefikFixture())
 	ctrl := diffPin{onlyED: true, v021: true, re: regexp.MustCompile(`^(a-|cname-)?ctrl-`),
 		why: "the controller annotation: external-dns v0.21's traefik source ignores it, v0.23 and zonekeeper honour it"}
 	tmpl := diffPin{re: regexp.MustCompile(`\.tmpl\.example\.com$`),

@@ -9,6 +9,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/contour"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
+	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
 
@@ -28,6 +29,7 @@ func All() []source.Kind {
 		gateway.UDPRouteKind(),
 		traefik.Kind(),
 		contour.Kind(),
+		openshift.Kind(),
 	}
 }
 
