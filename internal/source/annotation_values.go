@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,16 @@ var providerSpecificPrefixes = []struct{ annotation, property string }{
 	{"webhook-", "webhook/"},
 	{"scw-", "scw/"},
 	{"azure-", "azure/"},
+}
+
+// awsAnnotations are the aws- annotations Route 53 reads (external-dns v0.23's aws/ properties; the
+// provider stores or routes by each). Any other aws- annotation is a typo: a problem, not a property
+// the provider would drop without a word.
+var awsAnnotations = []string{
+	"aws-evaluate-target-health", "aws-failover", "aws-geolocation-continent-code", "aws-geolocation-country-code",
+	"aws-geolocation-subdivision-code", "aws-geoproximity-bias", "aws-geoproximity-coordinates",
+	"aws-geoproximity-local-zone-group", "aws-geoproximity-region", "aws-health-check-id", "aws-hosted-zone-id",
+	"aws-multi-value-answer", "aws-region", "aws-target-hosted-zone", "aws-weight",
 }
 
 // skippedByController reports whether the controller annotation hands the object to another controller.
@@ -149,6 +160,10 @@ func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 		}
 		for _, p := range providerSpecificPrefixes {
 			if rest, ok := strings.CutPrefix(suffix, p.annotation); ok && rest != "" {
+				if p.annotation == "aws-" && !slices.Contains(awsAnnotations, suffix) {
+					o.problem(annotationField(k), v, "not an annotation Route 53 reads (known: "+strings.Join(awsAnnotations, ", ")+")")
+					break
+				}
 				ps = append(ps, endpoint.ProviderSpecificProperty{Name: p.property + rest, Value: v})
 				break
 			}

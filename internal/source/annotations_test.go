@@ -1,6 +1,7 @@
 package source
 
 import (
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -157,5 +158,32 @@ func TestGenerationNeverPanics(t *testing.T) {
 			node(v+"n", false, ext(v)),
 		}
 		run(t, Config{FQDNTemplate: "{{.Name}}" + v, CombineFQDNAndAnnotation: true, ExcludeUnschedulable: true}, objs...)
+	}
+}
+
+// Issue 11 defect 7: an aws- annotation Route 53 does not know (a typo) was copied as a property that
+// the provider then dropped without a word. It is a problem on the object naming the known ones; the
+// known ones still apply.
+func TestUnknownAWSAnnotationIsAProblem(t *testing.T) {
+	svc := lbService("weighted", map[string]string{
+		alpha + "hostname":       "w.example.com",
+		alpha + "set-identifier": "one",
+		alpha + "aws-weight":     "10",
+		alpha + "aws-wieght":     "20",
+	}, corev1.LoadBalancerIngress{IP: "203.0.113.10"})
+	r := run(t, DefaultConfig(), svc)
+	if len(r.Endpoints) != 1 {
+		t.Fatalf("endpoints: %v", r.Endpoints)
+	}
+	if v, ok := r.Endpoints[0].GetProviderSpecific("aws/weight"); !ok || v != "10" {
+		t.Errorf("aws/weight = %q, %v", v, ok)
+	}
+	if _, ok := r.Endpoints[0].GetProviderSpecific("aws/wieght"); ok {
+		t.Error("the misspelled annotation was carried as a property")
+	}
+	obj := endpoint.ObjectRef{Kind: "Service", Namespace: "default", Name: "weighted"}
+	p := findProblem(t, r, obj, "metadata.annotations[external-dns.alpha.kubernetes.io/aws-wieght]")
+	if p.Value != "20" || !strings.Contains(p.Reason, "aws-weight)") {
+		t.Errorf("problem: %+v", p)
 	}
 }
