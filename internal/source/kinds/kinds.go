@@ -9,6 +9,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/contour"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
+	"github.com/zonekeeper/zonekeeper/internal/source/istio"
 	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
@@ -29,6 +30,8 @@ func All() []source.Kind {
 		gateway.UDPRouteKind(),
 		traefik.Kind(),
 		contour.Kind(),
+		istio.GatewayKind(),
+		istio.VirtualServiceKind(),
 		openshift.Kind(),
 	}
 }

@@ -44,11 +44,12 @@ func Object(apiVersion, kind, namespace, name string, annotations map[string]str
 	return u
 }
 
-// Resource is the resource of a custom resource's kind: its lower-case plural ("httpproxies").
+// Resource is the resource of a custom resource's kind: its lower-case plural ("httpproxies",
+// "gateways").
 func Resource(u *unstructured.Unstructured) schema.GroupVersionResource {
 	gv, _ := schema.ParseGroupVersion(u.GetAPIVersion())
 	r := strings.ToLower(u.GetKind())
-	if strings.HasSuffix(r, "y") {
+	if strings.HasSuffix(r, "y") && !strings.HasSuffix(r, "ay") && !strings.HasSuffix(r, "ey") && !strings.HasSuffix(r, "oy") {
 		r = strings.TrimSuffix(r, "y") + "ies"
 	} else {
 		r += "s"
