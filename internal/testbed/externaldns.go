@@ -27,7 +27,13 @@ type ExternalDNSWebhook struct {
 // waits until it negotiates.
 func StartExternalDNSWebhook(t testing.TB, providerArgs ...string) *ExternalDNSWebhook {
 	t.Helper()
-	bin := Binary(t, "external-dns")
+	return StartExternalDNSWebhookPeer(t, ExternalDNSPeer{Version: "v0.21.0", Binary: Binary(t, "external-dns")}, providerArgs...)
+}
+
+// StartExternalDNSWebhookPeer is StartExternalDNSWebhook for one external-dns version.
+func StartExternalDNSWebhookPeer(t testing.TB, peer ExternalDNSPeer, providerArgs ...string) *ExternalDNSWebhook {
+	t.Helper()
+	bin := peer.Binary
 	if l, err := net.Listen("tcp", ExternalDNSWebhookAddress); err != nil {
 		t.Fatalf("external-dns --webhook-server needs %s, which is in use: %v", ExternalDNSWebhookAddress, err)
 	} else {
@@ -37,9 +43,11 @@ func StartExternalDNSWebhook(t testing.TB, providerArgs ...string) *ExternalDNSW
 		"--webhook-server",
 		// The sources are built before the server starts; fake needs no cluster.
 		"--source=fake",
+		// Unused by the server, but v0.22+ refuses to start without it.
+		"--policy=sync",
 		fmt.Sprintf("--metrics-address=127.0.0.1:%d", FreePort(t)),
 		"--log-level=debug",
-	}, providerArgs...)
+	}, append(providerArgs, peer.Args...)...)
 	e := &ExternalDNSWebhook{URL: "http://" + ExternalDNSWebhookAddress, proc: &process{name: bin, dir: t.TempDir(), args: args}}
 	if err := e.proc.start(); err != nil {
 		t.Fatalf("external-dns: %v", err)

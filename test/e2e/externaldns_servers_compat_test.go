@@ -49,14 +49,14 @@ func compatFlags(e *env, backend []string) []string {
 		"--policy=sync", "--domain-filter=example.com", "--kubeconfig=" + e.kube.Kubeconfig}, backend...)
 }
 
-func runExternalDNSWith(t *testing.T, flags ...string) string {
+func runExternalDNSWith(t *testing.T, peer testbed.ExternalDNSPeer, flags ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	args := append([]string{"--once", "--log-level=debug", fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t))}, flags...)
-	out, err := exec.CommandContext(ctx, testbed.Binary(t, "external-dns"), args...).CombinedOutput()
+	out, err := exec.CommandContext(ctx, peer.Binary, append(args, peer.Args...)...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("external-dns: %v\n%s", err, tail(string(out), 6000))
+		t.Fatalf("external-dns %s: %v\n%s", peer.Version, err, tail(string(out), 6000))
 	}
 	return string(out)
 }
@@ -65,39 +65,41 @@ func TestZoneInSyncBothWaysOnPowerDNSBINDAndRoute53(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
 	e := &env{kube: kube, client: kube.Client(t)}
 	e.publishTestObjects(t)
-	for _, name := range []string{"pdns", "rfc2136", "aws"} {
-		t.Run(name+"/written by zonekeeper", func(t *testing.T) {
-			flags := compatFlags(e, compatBackend(t, name))
-			if code, out, errOut := e.run(t, append([]string{"--once"}, flags...)...); code != app.ExitOK {
-				t.Fatalf("zonekeeper --once: exit %d\n%s\n%s", code, out, tail(errOut, 4000))
-			}
-			// A real run (external-dns's pdns provider has no dry run): a rollback would do exactly this.
-			log := runExternalDNSWith(t, flags...)
-			if !strings.Contains(log, "All records are already up to date") {
-				t.Fatalf("external-dns wants to change zonekeeper's zone:\n%s", tail(log, 6000))
-			}
-			// In sync is not enough: external-dns must recognise the records as its own, or it would
-			// never update them. The object moves; after external-dns's run zonekeeper finds nothing to do.
-			ing, err := e.client.NetworkingV1().Ingresses("default").Get(context.Background(), "nginx-test-ingress", metav1.GetOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ing = e.setIngressIP(t, ing, "192.168.10.99")
-			defer func() { e.setIngressIP(t, ing, "192.168.10.51") }()
-			log = runExternalDNSWith(t, flags...)
-			ing, err = e.client.NetworkingV1().Ingresses("default").Get(context.Background(), "nginx-test-ingress", metav1.GetOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.expectPlan(t, app.ExitOK, "No changes", flags...)
-			if !strings.Contains(log, "192.168.10.99") {
-				t.Errorf("external-dns did not write the new address:\n%s", tail(log, 4000))
-			}
-		})
-		t.Run(name+"/written by external-dns", func(t *testing.T) {
-			flags := compatFlags(e, compatBackend(t, name))
-			runExternalDNSWith(t, flags...)
-			e.expectPlan(t, app.ExitOK, "No changes", flags...)
-		})
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		for _, name := range []string{"pdns", "rfc2136", "aws"} {
+			t.Run(peer.Version+"/"+name+"/written by zonekeeper", func(t *testing.T) {
+				flags := compatFlags(e, compatBackend(t, name))
+				if code, out, errOut := e.run(t, append([]string{"--once"}, flags...)...); code != app.ExitOK {
+					t.Fatalf("zonekeeper --once: exit %d\n%s\n%s", code, out, tail(errOut, 4000))
+				}
+				// A real run (external-dns's pdns provider has no dry run): a rollback would do exactly this.
+				log := runExternalDNSWith(t, peer, flags...)
+				if !strings.Contains(log, "All records are already up to date") {
+					t.Fatalf("external-dns wants to change zonekeeper's zone:\n%s", tail(log, 6000))
+				}
+				// In sync is not enough: external-dns must recognise the records as its own, or it would
+				// never update them. The object moves; after external-dns's run zonekeeper finds nothing to do.
+				ing, err := e.client.NetworkingV1().Ingresses("default").Get(context.Background(), "nginx-test-ingress", metav1.GetOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ing = e.setIngressIP(t, ing, "192.168.10.99")
+				defer func() { e.setIngressIP(t, ing, "192.168.10.51") }()
+				log = runExternalDNSWith(t, peer, flags...)
+				ing, err = e.client.NetworkingV1().Ingresses("default").Get(context.Background(), "nginx-test-ingress", metav1.GetOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.expectPlan(t, app.ExitOK, "No changes", flags...)
+				if !strings.Contains(log, "192.168.10.99") {
+					t.Errorf("external-dns did not write the new address:\n%s", tail(log, 4000))
+				}
+			})
+			t.Run(peer.Version+"/"+name+"/written by external-dns", func(t *testing.T) {
+				flags := compatFlags(e, compatBackend(t, name))
+				runExternalDNSWith(t, peer, flags...)
+				e.expectPlan(t, app.ExitOK, "No changes", flags...)
+			})
+		}
 	}
 }

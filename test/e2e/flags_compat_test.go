@@ -15,21 +15,26 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
-// Every flag of the real external-dns v0.21 is a zonekeeper flag too (implemented, accepted as a no-op,
-// or refused with a reason when set), so no existing command line fails with "flag provided but not
-// defined".
+// Every flag of the real external-dns (v0.21.0 and v0.23.0, read from each binary's --help) is a
+// zonekeeper flag too (implemented, accepted as a no-op, or refused with a reason when set), so no
+// existing command line fails with "flag provided but not defined".
 func TestEveryExternalDNSFlagIsKnown(t *testing.T) {
-	out, _ := exec.Command(testbed.Binary(t, "external-dns"), "--help").CombinedOutput()
-	flags := regexp.MustCompile(`(?m)^\s+--(?:\[no-\])?([a-z0-9-]+)`).FindAllStringSubmatch(string(out), -1)
-	if len(flags) < 150 {
-		t.Fatalf("external-dns --help listed %d flags; expected its full list:\n%s", len(flags), out)
-	}
-	var cfg config.Config
-	fs := config.NewFlagSet("zonekeeper", &cfg, io.Discard)
-	for _, f := range flags {
-		if name := f[1]; name != "help" && fs.Lookup(name) == nil {
-			t.Errorf("external-dns flag --%s is not a zonekeeper flag", name)
-		}
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		t.Run(peer.Version, func(t *testing.T) {
+			out, _ := exec.Command(peer.Binary, "--help").CombinedOutput()
+			flags := regexp.MustCompile(`(?m)^\s+--(?:\[no-\])?([a-z0-9-]+)`).FindAllStringSubmatch(string(out), -1)
+			if len(flags) < 150 {
+				t.Fatalf("external-dns --help listed %d flags; expected its full list:\n%s", len(flags), out)
+			}
+			var cfg config.Config
+			fs := config.NewFlagSet("zonekeeper", &cfg, io.Discard)
+			for _, f := range flags {
+				if name := f[1]; name != "help" && fs.Lookup(name) == nil {
+					t.Errorf("external-dns %s flag --%s is not a zonekeeper flag", peer.Version, name)
+				}
+			}
+			t.Logf("%d flags of external-dns %s checked", len(flags), peer.Version)
+		})
 	}
 }
 

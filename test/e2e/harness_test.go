@@ -32,6 +32,8 @@ type env struct {
 	client  kubernetes.Interface
 	dnsEtcd *testbed.Etcd
 	coredns *testbed.CoreDNS
+	// peer is the external-dns version runExternalDNS runs (compatibility tests run once per peer).
+	peer testbed.ExternalDNSPeer
 }
 
 func startEnv(t testing.TB) *env {

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -30,8 +29,8 @@ import (
 
 // externalDNSPowerDNSWebhook starts the real external-dns serving its pdns provider over the webhook
 // protocol, in front of pd.
-func externalDNSPowerDNSWebhook(t *testing.T, pd *testbed.PowerDNS) *testbed.ExternalDNSWebhook {
-	return testbed.StartExternalDNSWebhook(t, "--provider=pdns", "--pdns-server="+pd.APIURL,
+func externalDNSPowerDNSWebhook(t *testing.T, peer testbed.ExternalDNSPeer, pd *testbed.PowerDNS) *testbed.ExternalDNSWebhook {
+	return testbed.StartExternalDNSWebhookPeer(t, peer, "--provider=pdns", "--pdns-server="+pd.APIURL,
 		"--pdns-api-key="+pd.APIKey, "--domain-filter=example.com")
 }
 
@@ -83,78 +82,86 @@ func TestWebhookConformanceThroughZonekeeperServerToPowerDNS(t *testing.T) {
 // refused PATCH; the client isolates the refused record (an unquoted TXT value, which external-dns's
 // pdns provider sends as is and PowerDNS refuses) and every other record of the call is published.
 func TestWebhookRefusalIsolatedAgainstExternalDNSServer(t *testing.T) {
-	pd := testbed.StartPowerDNS(t, "example.com")
-	ext := externalDNSPowerDNSWebhook(t, pd)
-	p, err := webhook.New(webhook.Config{URL: ext.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	df, err := p.DomainFilter(ctx)
-	if err != nil || !df.Match("www.example.com") || df.Match("www.example.org") {
-		t.Fatalf("negotiated %v (%v), want example.com", df.Filters(), err)
-	}
-	var create []*endpoint.Endpoint
-	for i := 0; i < 16; i++ {
-		rec := endpoint.NewWithTTL(fmt.Sprintf("host%d.example.com", i), endpoint.RecordTypeA, 300, fmt.Sprintf("192.0.2.%d", i+1))
-		create = append(create, rec, endpoint.NewWithTTL("a-"+rec.DNSName, endpoint.RecordTypeTXT, 300, ownership("e2e", "ingress/default/h")).
-			WithLabel(endpoint.OwnedRecordLabelKey, rec.DNSName))
-		if i == 11 {
-			create = append(create, endpoint.NewWithTTL("bad.example.com", endpoint.RecordTypeTXT, 300, "unquoted value"))
-		}
-	}
-	err = p.ApplyChanges(ctx, &plan.Changes{Create: create})
-	ae, ok := provider.AsApplyError(err)
-	if !ok || len(ae.Rejected) != 1 || ae.Rejected[0].Endpoint.DNSName != "bad.example.com" || !strings.Contains(ae.Rejected[0].Err.Error(), "HTTP 500") {
-		t.Fatalf("ApplyChanges = %v, want bad.example.com alone refused with the server's 500", err)
-	}
-	for i := 0; i < 16; i++ {
-		expectPowerDNS(t, pd, time.Second, fmt.Sprintf("host%d.example.com", i), dns.TypeA, fmt.Sprintf("192.0.2.%d", i+1))
-	}
-	expectPowerDNS(t, pd, time.Second, "a-host11.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/h"))
-	recs, err := p.Records(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, r := range recs {
-		if strings.HasPrefix(r.DNSName, "host") || strings.HasPrefix(r.DNSName, "a-host") {
-			n++
-		}
-	}
-	if n != 32 {
-		t.Errorf("GET /records lists %d of the 32 records written", n)
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		t.Run(peer.Version, func(t *testing.T) {
+			pd := testbed.StartPowerDNS(t, "example.com")
+			ext := externalDNSPowerDNSWebhook(t, peer, pd)
+			p, err := webhook.New(webhook.Config{URL: ext.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			df, err := p.DomainFilter(ctx)
+			if err != nil || !df.Match("www.example.com") || df.Match("www.example.org") {
+				t.Fatalf("negotiated %v (%v), want example.com", df.Filters(), err)
+			}
+			var create []*endpoint.Endpoint
+			for i := 0; i < 16; i++ {
+				rec := endpoint.NewWithTTL(fmt.Sprintf("host%d.example.com", i), endpoint.RecordTypeA, 300, fmt.Sprintf("192.0.2.%d", i+1))
+				create = append(create, rec, endpoint.NewWithTTL("a-"+rec.DNSName, endpoint.RecordTypeTXT, 300, ownership("e2e", "ingress/default/h")).
+					WithLabel(endpoint.OwnedRecordLabelKey, rec.DNSName))
+				if i == 11 {
+					create = append(create, endpoint.NewWithTTL("bad.example.com", endpoint.RecordTypeTXT, 300, "unquoted value"))
+				}
+			}
+			err = p.ApplyChanges(ctx, &plan.Changes{Create: create})
+			ae, ok := provider.AsApplyError(err)
+			if !ok || len(ae.Rejected) != 1 || ae.Rejected[0].Endpoint.DNSName != "bad.example.com" || !strings.Contains(ae.Rejected[0].Err.Error(), "HTTP 500") {
+				t.Fatalf("ApplyChanges = %v, want bad.example.com alone refused with the server's 500", err)
+			}
+			for i := 0; i < 16; i++ {
+				expectPowerDNS(t, pd, time.Second, fmt.Sprintf("host%d.example.com", i), dns.TypeA, fmt.Sprintf("192.0.2.%d", i+1))
+			}
+			expectPowerDNS(t, pd, time.Second, "a-host11.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/h"))
+			recs, err := p.Records(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, r := range recs {
+				if strings.HasPrefix(r.DNSName, "host") || strings.HasPrefix(r.DNSName, "a-host") {
+					n++
+				}
+			}
+			if n != 32 {
+				t.Errorf("GET /records lists %d of the 32 records written", n)
+			}
+		})
 	}
 }
 
 // An Ingress on the real kube-apiserver, published by zonekeeper --provider=webhook through
 // external-dns's webhook server to PowerDNS: answered over DNS, moved by an event, removed under sync.
 func TestIngressThroughWebhookToExternalDNSServer(t *testing.T) {
-	kube := testbed.StartKubeAPIServer(t)
-	pd := testbed.StartPowerDNS(t, "example.com")
-	ext := externalDNSPowerDNSWebhook(t, pd)
-	e := &env{kube: kube, client: kube.Client(t)}
-	seedPowerDNS(t, pd, "manual.example.com.", "A", "10.8.8.8")
-	ing := e.createIngress(t, ingress("web", "default", nil, "hook.example.com"), "192.0.2.61")
-	z := e.start(t, "--source=ingress", "--provider=webhook", "--webhook-provider-url="+ext.URL,
-		"--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		t.Run(peer.Version, func(t *testing.T) {
+			kube := testbed.StartKubeAPIServer(t)
+			pd := testbed.StartPowerDNS(t, "example.com")
+			ext := externalDNSPowerDNSWebhook(t, peer, pd)
+			e := &env{kube: kube, client: kube.Client(t)}
+			seedPowerDNS(t, pd, "manual.example.com.", "A", "10.8.8.8")
+			ing := e.createIngress(t, ingress("web", "default", nil, "hook.example.com"), "192.0.2.61")
+			z := e.start(t, "--source=ingress", "--provider=webhook", "--webhook-provider-url="+ext.URL,
+				"--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
 
-	expectPowerDNS(t, pd, converge, "hook.example.com", dns.TypeA, "192.0.2.61")
-	expectPowerDNS(t, pd, time.Second, "a-hook.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/web"))
-	e.setIngressIP(t, ing, "192.0.2.62")
-	expectPowerDNS(t, pd, 5*time.Second, "hook.example.com", dns.TypeA, "192.0.2.62")
-	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	expectPowerDNS(t, pd, 5*time.Second, "hook.example.com", dns.TypeA)
-	expectPowerDNS(t, pd, time.Second, "a-hook.example.com", dns.TypeTXT)
-	expectPowerDNS(t, pd, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
-	if !strings.Contains(z.log.String(), "Negotiated with the webhook provider") {
-		t.Error("the negotiation was not logged")
-	}
-	status, body, err := z.get("/metrics")
-	if err != nil || status != http.StatusOK || !strings.Contains(body, "external_dns_webhook_provider_applychanges_requests_total") {
-		t.Errorf("metrics: %d %v, webhook counters missing", status, err)
+			expectPowerDNS(t, pd, converge, "hook.example.com", dns.TypeA, "192.0.2.61")
+			expectPowerDNS(t, pd, time.Second, "a-hook.example.com", dns.TypeTXT, ownershipOnWire("e2e", "ingress/default/web"))
+			e.setIngressIP(t, ing, "192.0.2.62")
+			expectPowerDNS(t, pd, 5*time.Second, "hook.example.com", dns.TypeA, "192.0.2.62")
+			if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			expectPowerDNS(t, pd, 5*time.Second, "hook.example.com", dns.TypeA)
+			expectPowerDNS(t, pd, time.Second, "a-hook.example.com", dns.TypeTXT)
+			expectPowerDNS(t, pd, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
+			if !strings.Contains(z.log.String(), "Negotiated with the webhook provider") {
+				t.Error("the negotiation was not logged")
+			}
+			status, body, err := z.get("/metrics")
+			if err != nil || status != http.StatusOK || !strings.Contains(body, "external_dns_webhook_provider_applychanges_requests_total") {
+				t.Errorf("metrics: %d %v, webhook counters missing", status, err)
+			}
+		})
 	}
 }
 
@@ -187,48 +194,45 @@ func startZonekeeperWebhook(t *testing.T, flags ...string) (string, *testbed.Log
 	return url, log
 }
 
-// runExternalDNSWebhookClient runs the real external-dns once as a controller with --provider=webhook.
+// runExternalDNSWebhookClient runs the real external-dns (e.peer) once as a controller with
+// --provider=webhook.
 func runExternalDNSWebhookClient(t *testing.T, e *env, url string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testbed.Binary(t, "external-dns"), "--once", "--log-level=debug",
+	return e.runExternalDNSFlags(t, "--once", "--log-level=debug",
 		"--source=ingress", "--provider=webhook", "--webhook-provider-url="+url, "--registry=txt",
-		"--txt-owner-id=ext", "--policy=sync", "--domain-filter=example.com", "--kubeconfig="+e.kube.Kubeconfig,
-		fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t)))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("external-dns: %v\n%s", err, tail(string(out), 6000))
-	}
-	return string(out)
+		"--txt-owner-id=ext", "--policy=sync", "--domain-filter=example.com", "--kubeconfig="+e.kube.Kubeconfig)
 }
 
 // The real external-dns, as a controller with --provider=webhook, publishes through `zonekeeper
 // webhook --provider=pdns` to PowerDNS: zonekeeper's server speaks the protocol as external-dns's
 // client expects it, and the zone reads back in sync on the next run.
 func TestExternalDNSThroughZonekeeperWebhookServer(t *testing.T) {
-	kube := testbed.StartKubeAPIServer(t)
-	pd := testbed.StartPowerDNS(t, "example.com")
-	e := &env{kube: kube, client: kube.Client(t)}
-	t.Setenv("EXTERNAL_DNS_PDNS_API_KEY", pd.APIKey)
-	url, _ := startZonekeeperWebhook(t, "--provider=pdns", "--pdns-server="+pd.APIURL, "--domain-filter=example.com")
-	ing := e.createIngress(t, ingress("web", "default", nil, "peer.example.com"), "192.0.2.71")
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		t.Run(peer.Version, func(t *testing.T) {
+			kube := testbed.StartKubeAPIServer(t)
+			pd := testbed.StartPowerDNS(t, "example.com")
+			e := &env{kube: kube, client: kube.Client(t), peer: peer}
+			t.Setenv("EXTERNAL_DNS_PDNS_API_KEY", pd.APIKey)
+			url, _ := startZonekeeperWebhook(t, "--provider=pdns", "--pdns-server="+pd.APIURL, "--domain-filter=example.com")
+			ing := e.createIngress(t, ingress("web", "default", nil, "peer.example.com"), "192.0.2.71")
 
-	runExternalDNSWebhookClient(t, e, url)
-	expectPowerDNS(t, pd, time.Second, "peer.example.com", dns.TypeA, "192.0.2.71")
-	expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT, ownershipOnWire("ext", "ingress/default/web"))
-	if out := runExternalDNSWebhookClient(t, e, url); !strings.Contains(out, "All records are already up to date") {
-		t.Errorf("the second run is not in sync:\n%s", tail(out, 3000))
+			runExternalDNSWebhookClient(t, e, url)
+			expectPowerDNS(t, pd, time.Second, "peer.example.com", dns.TypeA, "192.0.2.71")
+			expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT, ownershipOnWire("ext", "ingress/default/web"))
+			if out := runExternalDNSWebhookClient(t, e, url); !strings.Contains(out, "All records are already up to date") {
+				t.Errorf("the second run is not in sync:\n%s", tail(out, 3000))
+			}
+			// zonekeeper, as the client of the same server, reads external-dns's records as in sync.
+			e.expectPlan(t, app.ExitOK, "No changes", "--kubeconfig="+kube.Kubeconfig, "--source=ingress", "--provider=webhook",
+				"--webhook-provider-url="+url, "--registry=txt", "--txt-owner-id=ext", "--domain-filter=example.com")
+			if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			runExternalDNSWebhookClient(t, e, url)
+			expectPowerDNS(t, pd, time.Second, "peer.example.com", dns.TypeA)
+			expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT)
+		})
 	}
-	// zonekeeper, as the client of the same server, reads external-dns's records as in sync.
-	e.expectPlan(t, app.ExitOK, "No changes", "--kubeconfig="+kube.Kubeconfig, "--source=ingress", "--provider=webhook",
-		"--webhook-provider-url="+url, "--registry=txt", "--txt-owner-id=ext", "--domain-filter=example.com")
-	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), ing.Name, metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	runExternalDNSWebhookClient(t, e, url)
-	expectPowerDNS(t, pd, time.Second, "peer.example.com", dns.TypeA)
-	expectPowerDNS(t, pd, time.Second, "a-peer.example.com", dns.TypeTXT)
 }
 
 // `zonekeeper webhook --dry-run`, as external-dns's --webhook-server --dry-run: changes are logged and
