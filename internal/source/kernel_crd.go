@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -34,6 +35,10 @@ type CRDSource struct {
 	kinds    []CRDKind
 	indexes  []cache.Indexer
 	handlers Handlers
+	// static: the objects come from manifest files (no Events); unread are problems about those the
+	// configuration does not read.
+	static bool
+	unread []endpoint.Problem
 }
 
 var (
@@ -70,6 +75,9 @@ func (s *CRDSource) AddEventHandler(fn func()) { s.handlers.Add(fn) }
 // LookupObject finds an object by API kind or resource label kind, in the first of the kinds that holds
 // it, with its apiVersion and kind set, for Events.
 func (s *CRDSource) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	if s.static {
+		return nil, false
+	}
 	var gvks []schema.GroupVersionKind
 	var idxs []cache.Indexer
 	for i, kd := range s.kinds {
@@ -93,7 +101,56 @@ func (s *CRDSource) Endpoints(ctx context.Context) (Result, error) {
 			eps = append(eps, s.objectEndpoints(kd, u, &problems)...)
 		}
 	}
-	return Result{Endpoints: MergeEndpoints(eps), Problems: problems.Items()}, nil
+	return Result{Endpoints: MergeEndpoints(eps), Problems: append(problems.Items(), s.unread...)}, nil
+}
+
+// CRDStatic is the StaticKind of a CRDSource kind: objects names the object kinds it may read from
+// manifests, kinds the CRDKinds a configuration reads (their Read functions; GVR.Resource unused).
+func CRDStatic(objects []schema.GroupKind, kinds func(Config) []CRDKind) *StaticKind {
+	return &StaticKind{
+		Objects: objects,
+		New: func(cfg Config, objs []*unstructured.Unstructured) (Source, error) {
+			return NewStaticCRDSource(cfg, kinds(cfg), objs)
+		},
+	}
+}
+
+// NewStaticCRDSource is a CRDSource over objects decoded from manifest files (zonekeeper plan,
+// --source=manifest): each object goes to the kind of its group and kind (any version); namespaced
+// objects without a namespace are in "default", as kubectl would put them; objects outside
+// --namespace are left out; an object of a group the configuration does not read (a legacy Traefik
+// group without --traefik-enable-legacy) is a Problem. It serves no Events.
+func NewStaticCRDSource(cfg Config, kinds []CRDKind, objs []*unstructured.Unstructured) (*CRDSource, error) {
+	k, err := NewKernel(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := &CRDSource{k: k, kinds: kinds, static: true, indexes: make([]cache.Indexer, len(kinds))}
+	for i := range kinds {
+		s.indexes[i] = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
+	}
+	for _, u := range objs {
+		if u.GetNamespace() == "" {
+			u = u.DeepCopy()
+			u.SetNamespace("default")
+		}
+		if cfg.Namespace != "" && u.GetNamespace() != cfg.Namespace {
+			continue
+		}
+		gvk := u.GroupVersionKind()
+		i := slices.IndexFunc(kinds, func(kd CRDKind) bool { return kd.GVR.Group == gvk.Group && kd.Kind == gvk.Kind })
+		if i < 0 {
+			s.unread = append(s.unread, endpoint.Problem{
+				Object: endpoint.ObjectRef{Kind: gvk.Kind, Namespace: u.GetNamespace(), Name: u.GetName()},
+				Field:  "apiVersion", Value: u.GetAPIVersion(), Reason: "this API group is not read with these flags",
+			})
+			continue
+		}
+		if err := s.indexes[i].Add(u); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, problems *Problems) []*endpoint.Endpoint {

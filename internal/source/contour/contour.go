@@ -33,9 +33,14 @@ func Kind() source.Kind {
 			return []source.Resource{{Group: Resource.Group, Version: Resource.Version, Resource: Resource.Resource, CRD: true}}
 		},
 		New: func(ctx context.Context, env source.Env) (source.Source, error) {
-			return source.NewCRDSource(ctx, env, []source.CRDKind{{GVR: Resource, Kind: "HTTPProxy", Label: label, Read: read}})
+			return source.NewCRDSource(ctx, env, crdKinds(env.Config))
 		},
+		Static: source.CRDStatic([]schema.GroupKind{{Group: Resource.Group, Kind: "HTTPProxy"}}, crdKinds),
 	}
+}
+
+func crdKinds(source.Config) []source.CRDKind {
+	return []source.CRDKind{{GVR: Resource, Kind: "HTTPProxy", Label: label, Read: read}}
 }
 
 // proxyView is what is read of an HTTPProxy, with the names of Contour's Go type, so that

@@ -31,10 +31,15 @@ func Kind() source.Kind {
 			return []source.Resource{{Group: Resource.Group, Version: Resource.Version, Resource: Resource.Resource, CRD: true}}
 		},
 		New: func(ctx context.Context, env source.Env) (source.Source, error) {
-			r := reader{router: env.Config.OpenShiftRouterName}
-			return source.NewCRDSource(ctx, env, []source.CRDKind{{GVR: Resource, Kind: "Route", Label: "route", Read: r.read}})
+			return source.NewCRDSource(ctx, env, crdKinds(env.Config))
 		},
+		Static: source.CRDStatic([]schema.GroupKind{{Group: Resource.Group, Kind: "Route"}}, crdKinds),
 	}
+}
+
+func crdKinds(cfg source.Config) []source.CRDKind {
+	r := reader{router: cfg.OpenShiftRouterName}
+	return []source.CRDKind{{GVR: Resource, Kind: "Route", Label: "route", Read: r.read}}
 }
 
 // routeView is what is read of a Route, with the names of OpenShift's Go type, so that --fqdn-template

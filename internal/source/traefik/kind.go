@@ -23,6 +23,9 @@ func Kind() source.Kind {
 			}
 			return reads
 		},
-		New: func(ctx context.Context, env source.Env) (source.Source, error) { return newSource(ctx, env) },
+		New: func(ctx context.Context, env source.Env) (source.Source, error) {
+			return source.NewCRDSource(ctx, env, crdKinds(env.Config))
+		},
+		Static: source.CRDStatic(manifestObjects(), crdKinds),
 	}
 }

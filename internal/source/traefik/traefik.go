@@ -8,8 +8,6 @@
 package traefik
 
 import (
-	"context"
-
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -47,17 +45,28 @@ func groups(cfg source.Config) []string {
 	return out
 }
 
-// newSource reads the three kinds, IngressRoutes first, each in the traefik.io group before the
+// crdKinds are the kinds cfg reads, IngressRoutes first, each in the traefik.io group before the
 // legacy one, as external-dns orders them.
-func newSource(ctx context.Context, env source.Env) (*source.CRDSource, error) {
+func crdKinds(cfg source.Config) []source.CRDKind {
 	var kinds []source.CRDKind
 	for _, rk := range routeKinds {
-		for _, g := range groups(env.Config) {
+		for _, g := range groups(cfg) {
 			kinds = append(kinds, source.CRDKind{
 				GVR:  schema.GroupVersionResource{Group: g, Version: version, Resource: rk.resource},
 				Kind: rk.kind, Label: rk.label, Read: rk.read,
 			})
 		}
 	}
-	return source.NewCRDSource(ctx, env, kinds)
+	return kinds
+}
+
+// manifestObjects are the object kinds zonekeeper plan and --source=manifest read for this kind.
+func manifestObjects() []schema.GroupKind {
+	var out []schema.GroupKind
+	for _, g := range []string{Group, LegacyGroup} {
+		for _, rk := range routeKinds {
+			out = append(out, schema.GroupKind{Group: g, Kind: rk.kind})
+		}
+	}
+	return out
 }
