@@ -35,6 +35,9 @@ type diffPin struct {
 	v021 bool
 	// optional: the difference depends on external-dns's random order of objects, and may not show.
 	optional bool
+	// refused: zonekeeper's source asks for the record and its provider refuses it; the log must show
+	// the refused CREATE of every such record (ownership TXT records aside).
+	refused bool
 }
 
 // diffSet is one run: flags added to the base command line, and the differences it pins.
@@ -87,6 +90,10 @@ func compareWithExternalDNS(t *testing.T, base []string, sets []diffSet) {
 					for k, p := range set.pins {
 						if p.onlyED == onlyED && p.re.MatchString(name) && (!p.v021 || peer.Version == "v0.21.0") {
 							hits[k]++
+							typ := strings.Fields(r)[1]
+							if p.refused && typ != "TXT" && !strings.Contains(log.String(), fmt.Sprintf("action=CREATE record=%s type=%s", name, typ)) {
+								unexpected = append(unexpected, fmt.Sprintf("%s %s: zonekeeper's source did not ask for it (no refused CREATE in its log)", name, typ))
+							}
 							return
 						}
 					}

@@ -56,10 +56,12 @@ func TestTraefikRoutes(t *testing.T) {
 		route(Group, "IngressRoute", "other", "ctrl", []string{"Host(`ctrl.example.com`)"}, "target", "192.0.2.6", "controller", "someone-else"),
 		route(Group, "IngressRoute", "other", "weighted", []string{"Host(`w.example.com`)"}, "target", "192.0.2.7",
 			"set-identifier", "blue", "aws-weight", "10"),
+		route(Group, "IngressRoute", "default", "wild", []string{"Host(`*.wild.example.com`)"}, "target", "192.0.2.11"),
 		route(Group, "IngressRoute", "other", "nohost", []string{"PathPrefix(`/x`)"}, "target", "192.0.2.8"),
 	)
 	env := source.Env{Dynamic: dyn}
 	newOnly := []string{
+		"*.wild.example.com A 192.0.2.11 ingressroute/default/wild",
 		"a.example.com A 192.0.2.1 ingressroute/default/web ttl=120",
 		"b.example.com A 192.0.2.1 ingressroute/default/web ttl=120",
 		"c.example.com A 192.0.2.1 ingressroute/default/web ttl=120",
