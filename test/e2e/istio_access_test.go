@@ -15,20 +15,24 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
-// createIstioGateway creates the ingress gateway Service (status 192.0.2.80) in istio-system if it is
-// not there, and a Gateway selecting it with one server host.
-func (e *env) createIstioGateway(t *testing.T, name, host string, withService bool) {
+// createIstioGateway creates the ingress gateway Service (status 192.0.2.80) in istio-system when
+// withService, and a Gateway selecting it with one server per host and annotations kv.
+func (e *env) createIstioGateway(t *testing.T, name string, hosts []string, withService bool, kv ...string) {
 	t.Helper()
 	dyn, err := dynamic.NewForConfig(e.kube.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sel := map[string]string{"istio": "ingressgateway"}
-	var objs = istiotest.Gateway("istio-system", name, sel, [][]string{{host}})
+	servers := make([][]string, len(hosts))
+	for i, h := range hosts {
+		servers[i] = []string{h}
+	}
+	gw := istiotest.Gateway("istio-system", name, sel, servers, kv...)
 	if withService {
 		sourcetest.Create(t, e.client, dyn, istiotest.Service("istio-system", "ingressgateway", sel, nil, []string{"192.0.2.80"}))
 	}
-	sourcetest.Create(t, e.client, dyn, objs)
+	sourcetest.Create(t, e.client, dyn, gw)
 }
 
 // Issue 10 item 2: istio-gateway without the Istio CRDs neither hangs nor stops the ingress source; it
@@ -54,8 +58,13 @@ func TestIstioGatewayWaitsForItsCRD(t *testing.T) {
 	}
 
 	testbed.InstallIstio(t, e.kube)
-	e.createIstioGateway(t, "public", "istio.example.com", true)
+	e.createIstioGateway(t, "public", []string{"istio.example.com", "bad_host!.example.com"}, true, "ttl", "soon")
 	e.expectAnswer(t, 3*time.Minute, "istio.example.com", dns.TypeA, "192.0.2.80")
+	e.expectAnswer(t, converge, "a-istio.example.com", dns.TypeTXT, ownership("default", "gateway/istio-system/public"))
+	// The Gateway is told what was published and what was not read, field by field.
+	e.expectEvent(t, "istio-system", "Gateway", "public", "Published", "istio.example.com")
+	e.expectEvent(t, "istio-system", "Gateway", "public", "InvalidAnnotation", "external-dns.alpha.kubernetes.io/ttl", "soon")
+	e.expectEvent(t, "istio-system", "Gateway", "public", "InvalidInput", "spec.servers[1].hosts[0]", "bad_host!.example.com")
 	testbed.Eventually(t, 30*time.Second, "istio-gateway available", func() error {
 		if _, body, _ := in.get("/metrics"); !strings.Contains(body, `zonekeeper_source_unavailable{source="istio-gateway"} 0`) {
 			return fmt.Errorf("metrics: %s", grepLines(body, "source_unavailable"))
@@ -74,7 +83,7 @@ func TestIstioGatewayWaitsForItsCRD(t *testing.T) {
 func TestIstioGatewayRunsWithGatewaysAndServicesOnly(t *testing.T) {
 	e := startEnv(t)
 	testbed.InstallIstio(t, e.kube)
-	e.createIstioGateway(t, "public", "rbac.example.com", true)
+	e.createIstioGateway(t, "public", []string{"rbac.example.com"}, true)
 	verbs := []string{"get", "list", "watch"}
 	e.bindUser(t, "istio-gw", []rbacv1.PolicyRule{
 		{APIGroups: []string{""}, Resources: []string{"services"}, Verbs: verbs},
