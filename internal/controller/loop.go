@@ -3,11 +3,15 @@ package controller
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
-// maxFailureBackoff caps the wait after a failed run; a full resync still happens every interval.
-const maxFailureBackoff = 10 * time.Second
+// maxFailureBackoff caps the wait after a failed run. While runs fail, each retry first probes the
+// provider (one call) and lists again only once it answers; events and resyncs wait for the retry.
+const maxFailureBackoff = time.Minute
 
 // Run reconciles until ctx ends: once at start, after every burst of source events (debounced), at
 // every full resync, and when a backed-off change or a failed run is due again. It returns nil when ctx
@@ -76,15 +80,28 @@ func (c *Controller) Run(ctx context.Context) error {
 			}
 		case <-debounceC():
 			debounce = nil
+			if c.failures > 0 && retry != nil {
+				continue // the run after the failure backoff serves these events
+			}
 			run(TriggerEvent)
 		case <-retryC():
 			retry = nil
 			if c.failures > 0 {
+				if err := c.probe(ctx); err != nil {
+					c.failures++
+					wait := failureBackoff(c.failures, c.settings.Interval)
+					c.log.Error("The provider still does not answer", "error", err.Error(), "retryIn", wait.String())
+					retry = time.NewTimer(wait)
+					continue
+				}
 				// The failure may have left the cache stale (for example the provider went away).
 				c.Resync()
 			}
 			run(TriggerRetry)
 		case <-resync.C:
+			if c.failures > 0 && retry != nil {
+				continue // backing off: the next retry probes and lists again
+			}
 			c.Resync()
 			run(TriggerResync)
 		}
@@ -100,9 +117,19 @@ func (c *Controller) nextDue() (time.Time, bool) {
 	return due, ok
 }
 
+// failureBackoff doubles from 1 s to maxFailureBackoff (or the interval), plus up to a fifth at
+// random, so that replicas and views that failed together do not retry in step.
 func failureBackoff(failures int, interval time.Duration) time.Duration {
-	d := time.Second << min(failures-1, 10)
-	return min(d, maxFailureBackoff, interval)
+	d := min(time.Second<<min(failures-1, 10), maxFailureBackoff, interval)
+	return d + rand.N(d/5+1)
+}
+
+// probe asks the registry (and through it the provider) whether the API answers, with one call.
+func (c *Controller) probe(ctx context.Context) error {
+	if p, ok := c.registry.(provider.Prober); ok {
+		return p.Probe(ctx)
+	}
+	return nil
 }
 
 func timerC(t *time.Timer) <-chan time.Time {

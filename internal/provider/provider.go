@@ -34,6 +34,13 @@ type EndpointAdjuster interface {
 	AdjustEndpoints(ctx context.Context, desired []*endpoint.Endpoint) ([]*endpoint.Endpoint, error)
 }
 
+// Prober is implemented by providers that can tell cheaply (one call) whether their API answers. After
+// a failed run the controller probes before it lists anything again, so an outage costs one call per
+// backoff step instead of a full listing.
+type Prober interface {
+	Probe(ctx context.Context) error
+}
+
 // DomainFilterer is implemented by providers that limit the names that may be planned beyond the
 // --domain-filter flags: a webhook provider negotiates its filter with the server. The controller plans
 // only names that both select, as external-dns does. It fails while the filter cannot be had yet; the
@@ -124,6 +131,14 @@ func (w Wrapped) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
 		return f.DomainFilter(ctx)
 	}
 	return plan.DomainFilter{}, nil
+}
+
+// Probe forwards to the provider's probe, or answers nil (nothing cheaper than a full run to ask).
+func (w Wrapped) Probe(ctx context.Context) error {
+	if p, ok := w.Provider.(Prober); ok {
+		return p.Probe(ctx)
+	}
+	return nil
 }
 
 // Invalidate forwards to the provider's cache, if it has one.

@@ -2,9 +2,11 @@ package aws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -67,7 +69,8 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		if len(units) == 0 {
 			continue
 		}
-		for _, batch := range p.pack(units, b.origins) {
+		batches := p.pack(units, b.origins)
+		for i, batch := range batches {
 			if !first {
 				if err := p.sleep(ctx, p.cfg.BatchChangeInterval); err != nil {
 					return err
@@ -76,7 +79,19 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 			first = false
 			rejected, err := p.send(ctx, z, batch, b.origins)
 			if err != nil {
-				return err
+				if !answeredUnapplied(ctx, err) {
+					return err // unknown whether Route 53 applied it: the caller lists again
+				}
+				// Route 53 answered and applied nothing (a batch is atomic). This zone's remaining
+				// batches are not sent now; its changes are retried with backoff, other zones go on,
+				// and the cache (unchanged) is kept.
+				msg := "not applied, the API failed (" + err.Error() + "); retried with backoff"
+				for _, later := range batches[i:] {
+					for _, g := range later {
+						b.rejected = append(b.rejected, rejectGroup(z, g, b.origins, msg)...)
+					}
+				}
+				break
 			}
 			b.rejected = append(b.rejected, rejected...)
 		}
@@ -234,4 +249,15 @@ func dedupe(rs []provider.RejectedChange) []provider.RejectedChange {
 		out = append(out, r)
 	}
 	return out
+}
+
+// answeredUnapplied reports whether err is Route 53's own answer (an HTTP response, after the SDK's
+// retries) to a ChangeResourceRecordSets: the batch was then not applied. A transport error (no
+// answer) or the end of ctx leaves that unknown.
+func answeredUnapplied(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	var re *awshttp.ResponseError
+	return errors.As(err, &re) && re.HTTPStatusCode() > 0
 }

@@ -3,6 +3,7 @@ package aws
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/smithy-go"
@@ -89,19 +90,40 @@ func TestQuotaConverges(t *testing.T) {
 	}
 }
 
-// An error that is not a rejection of the batch (access denied) ends the call with a plain error.
-func TestAccessDeniedIsAnError(t *testing.T) {
+// Issue 11 defect 5: an API failure that Route 53 answered (access denied on one zone, a 5xx after the
+// SDK's retries) applied nothing, since a batch is atomic. That zone's changes are reported as not
+// applied (retried with backoff, the cache kept) and the other zones are written in the same call;
+// before, the whole call failed and the controller listed every zone again.
+func TestAnsweredFailureOfOneZoneKeepsTheOthers(t *testing.T) {
 	staticCredentials(t)
 	srv, url := emulator(t, route53emu.Options{})
-	seed(t, srv, route53emu.SeedZone{Name: "example.com"})
+	seed(t, srv, route53emu.SeedZone{ID: "ZDENIED", Name: "example.com"}, route53emu.SeedZone{ID: "ZOPEN", Name: "example.org"})
 	p := newProvider(t, url, Config{})
 	if _, err := p.Records(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", Code: "AccessDenied", Count: 1})
-	err := p.ApplyChanges(ctxT(t), &plan.Changes{Create: []*endpoint.Endpoint{ep("a.example.com", "A", 60, "10.0.0.1")}})
-	if err == nil || isApplyError(err) {
-		t.Fatalf("want a plain error, got %v", err)
+	srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", ZoneID: "ZDENIED", Code: "AccessDenied"})
+	err := p.ApplyChanges(ctxT(t), &plan.Changes{Create: []*endpoint.Endpoint{
+		ep("a.example.com", "A", 60, "10.0.0.1"), ep("b.example.org", "A", 60, "10.0.0.2")}})
+	ae, ok := provider.AsApplyError(err)
+	if !ok || len(ae.Rejected) != 1 || ae.Rejected[0].Endpoint.DNSName != "a.example.com" || !strings.Contains(ae.Rejected[0].Err.Error(), "AccessDenied") {
+		t.Fatalf("want a.example.com not applied for AccessDenied, got %v", err)
+	}
+	recs, err := p.Records(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		if r.RecordType == "A" {
+			got = append(got, r.DNSName)
+		}
+	}
+	if fmt.Sprint(got) != "[b.example.org]" {
+		t.Errorf("A records after the call: %v, want the other zone's change applied", got)
+	}
+	if n := srv.Counters().Calls["ListResourceRecordSets"]; n != 2 {
+		t.Errorf("%d ListResourceRecordSets calls, want 2 (the first listing only: the cache is kept)", n)
 	}
 }
 

@@ -33,6 +33,9 @@ func (r *Registry) OwnerID() string { return "" }
 // Invalidate forwards to a provider with a cache of its own.
 func (r *Registry) Invalidate() { provider.Wrapped{Provider: r.provider}.Invalidate() }
 
+// Probe forwards to the provider's probe, if it has one.
+func (r *Registry) Probe(ctx context.Context) error { return provider.Wrapped{Provider: r.provider}.Probe(ctx) }
+
 // DomainFilter forwards to the provider's negotiated filter, if it has one.
 func (r *Registry) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
 	return provider.Wrapped{Provider: r.provider}.DomainFilter(ctx)
