@@ -25,6 +25,13 @@ func TestChartSourcesFollowTheKindsTable(t *testing.T) {
 			cfg.GatewayListenerSets = true
 			checkChartReads(t, kind, kind.Name+"/listener-sets", []string{"gateway.listenerSets=true"}, cfg)
 		}
+		if kind.Name == "traefik-proxy" {
+			cfg := source.DefaultConfig()
+			cfg.TraefikEnableLegacy = true
+			checkChartReads(t, kind, kind.Name+"/legacy", []string{"traefik.enableLegacy=true"}, cfg)
+			cfg.TraefikDisableNew = true
+			checkChartReads(t, kind, kind.Name+"/legacy-only", []string{"traefik.enableLegacy=true", "traefik.disableNew=true"}, cfg)
+		}
 	}
 }
 
@@ -106,13 +113,19 @@ func clusterKindNames() []string {
 	return out
 }
 
-// gateway.listenerSets passes --gateway-listener-sets, which is what the RBAC rule above is for.
-func TestChartGatewayListenerSetsPassesTheFlag(t *testing.T) {
-	for _, on := range []bool{false, true} {
-		objs := mustHelmTemplate(t, chartRender{release: "zk", namespace: "dns",
-			set: []string{"sources={gateway-httproute}", "provider=inmemory", "gateway.listenerSets=" + strconv.FormatBool(on)}})
-		if got := slices.Contains(container(t, deployment(t, objs)).Args, "--gateway-listener-sets"); got != on {
-			t.Errorf("gateway.listenerSets=%v: --gateway-listener-sets passed: %v", on, got)
+// The source switches pass their flags, which the RBAC rules above follow.
+func TestChartSourceSwitchesPassTheirFlags(t *testing.T) {
+	for _, c := range []struct{ source, value, flag string }{
+		{"gateway-httproute", "gateway.listenerSets", "--gateway-listener-sets"},
+		{"traefik-proxy", "traefik.enableLegacy", "--traefik-enable-legacy"},
+		{"traefik-proxy", "traefik.disableNew", "--traefik-disable-new"},
+	} {
+		for _, on := range []bool{false, true} {
+			objs := mustHelmTemplate(t, chartRender{release: "zk", namespace: "dns",
+				set: []string{"sources={" + c.source + "}", "provider=inmemory", c.value + "=" + strconv.FormatBool(on)}})
+			if got := slices.Contains(container(t, deployment(t, objs)).Args, c.flag); got != on {
+				t.Errorf("%s=%v: %s passed: %v", c.value, on, c.flag, got)
+			}
 		}
 	}
 }

@@ -25,11 +25,25 @@ pod:
   - {group: "", resource: pods}
   - {group: "", resource: nodes, cluster: true}
 traefik-proxy:
-  - {group: traefik.io, resource: ingressroutes}
-  - {group: traefik.io, resource: ingressroutetcps}
-  - {group: traefik.io, resource: ingressrouteudps}
+{{- $traefikGroups := list }}
+{{- if not $.Values.traefik.disableNew }}{{ $traefikGroups = append $traefikGroups "traefik.io" }}{{ end }}
+{{- if $.Values.traefik.enableLegacy }}{{ $traefikGroups = append $traefikGroups "traefik.containo.us" }}{{ end }}
+{{- range $g := $traefikGroups }}
+  - {group: {{ $g }}, resource: ingressroutes}
+  - {group: {{ $g }}, resource: ingressroutetcps}
+  - {group: {{ $g }}, resource: ingressrouteudps}
+{{- end }}
 contour-httpproxy:
   - {group: projectcontour.io, resource: httpproxies}
+openshift-route:
+  - {group: route.openshift.io, resource: routes}
+istio-gateway:
+  - {group: networking.istio.io, resource: gateways}
+  - {group: "", resource: services}
+istio-virtualservice:
+  - {group: networking.istio.io, resource: virtualservices}
+  - {group: networking.istio.io, resource: gateways}
+  - {group: "", resource: services}
 {{- range $route := list "httproute" "grpcroute" "tlsroute" "tcproute" "udproute" }}
 gateway-{{ $route }}:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}
