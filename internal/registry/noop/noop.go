@@ -34,7 +34,9 @@ func (r *Registry) OwnerID() string { return "" }
 func (r *Registry) Invalidate() { provider.Wrapped{Provider: r.provider}.Invalidate() }
 
 // Probe forwards to the provider's probe, if it has one.
-func (r *Registry) Probe(ctx context.Context) error { return provider.Wrapped{Provider: r.provider}.Probe(ctx) }
+func (r *Registry) Probe(ctx context.Context) error {
+	return provider.Wrapped{Provider: r.provider}.Probe(ctx)
+}
 
 // DomainFilter forwards to the provider's negotiated filter, if it has one.
 func (r *Registry) DomainFilter(ctx context.Context) (plan.DomainFilter, error) {
