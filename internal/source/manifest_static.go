@@ -74,6 +74,13 @@ func (m *manifestObjects) staticSources(cfg Config, statics []Kind) ([]Source, e
 		if len(byKind[i]) == 0 {
 			continue
 		}
+		if slices.Contains(k.Static.Objects, serviceGroupKind) {
+			svcs, err := m.servicesUnstructured()
+			if err != nil {
+				return nil, err
+			}
+			byKind[i] = append(byKind[i], svcs...)
+		}
 		s, err := k.Static.New(cfg, byKind[i])
 		if err != nil {
 			return nil, fmt.Errorf("manifest: %s: %w", k.Name, err)
@@ -96,4 +103,24 @@ func manifestKindNames(statics []Kind) string {
 		}
 	}
 	return names
+}
+
+// serviceGroupKind in a StaticKind's Objects gives it the manifest's Services too (which the service
+// kind reads as well): Istio Gateways take their targets from the Services they select.
+var serviceGroupKind = schema.GroupKind{Kind: "Service"}
+
+// servicesUnstructured returns the manifest's Services as unstructured objects.
+func (m *manifestObjects) servicesUnstructured() ([]*unstructured.Unstructured, error) {
+	var out []*unstructured.Unstructured
+	for _, obj := range m.services.List() {
+		content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		if err != nil {
+			return nil, err
+		}
+		u := &unstructured.Unstructured{Object: content}
+		u.SetAPIVersion("v1")
+		u.SetKind("Service")
+		out = append(out, u)
+	}
+	return out, nil
 }

@@ -81,6 +81,8 @@ type Source struct {
 	// vservices is nil for istio-gateway.
 	vservices cache.Indexer
 	handlers  source.Handlers
+	// static: the objects come from manifests, not the API server; no Events are sent for them.
+	static bool
 }
 
 var (
@@ -128,6 +130,8 @@ func (s *Source) AddEventHandler(fn func()) { s.handlers.Add(fn) }
 // istio-virtualservice, a VirtualService, for Events.
 func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
 	switch {
+	case s.static:
+		return nil, false
 	case source.KindMatches(kind, gatewayKind):
 		return source.LookupDynamic(namespace, name, []schema.GroupVersionKind{GatewayResource.GroupVersion().WithKind(gatewayKind)}, []cache.Indexer{s.gateways})
 	case s.vs && source.KindMatches(kind, vsKind):

@@ -1,6 +1,9 @@
 package istio
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -192,6 +195,44 @@ func TestIstioSources(t *testing.T) {
 		}
 		if slices.Contains(got, "bound.apps.example.com A 192.0.2.10 virtualservice/team-a/bound") {
 			t.Errorf("--fqdn-template used for a VirtualService with records: %v", got)
+		}
+	})
+
+	// Issue 10 item 6: the same objects in a manifest (zonekeeper plan, --source=manifest) give the same
+	// records as on the cluster, kind by kind, with every --namespace.
+	t.Run("manifest", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "istio.yaml")
+		var docs []byte
+		for _, u := range fixture() {
+			js, err := u.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(append(docs, js...), "\n---\n"...)
+		}
+		if err := os.WriteFile(path, docs, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range []source.Kind{GatewayKind(), VirtualServiceKind()} {
+			for _, cfg := range []source.Config{{}, {Namespace: "team-a"}, {FQDNTemplate: "{{.Name}}.{{.Kind}}.apps.example.com"}} {
+				_, live, liveProblems := sourcetest.Endpoints(t, kind, env, cfg)
+				m, err := source.NewManifestWith(path, cfg, []source.Kind{kind})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := m.Endpoints(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The manifest's Services are published by the service kind too (by the template here).
+				got := slices.DeleteFunc(sourcetest.Describe(res.Endpoints), func(l string) bool { return strings.Contains(l, " service/") })
+				if !reflect.DeepEqual(got, live) {
+					t.Errorf("%s %+v from a manifest:\n%s\nfrom the cluster:\n%s", kind.Name, cfg, strings.Join(got, "\n"), strings.Join(live, "\n"))
+				}
+				if len(live) > 0 && len(liveProblems) > 0 && !strings.Contains(sourcetest.Problems(res.Problems), liveProblems[0].Field) {
+					t.Errorf("%s: the manifest's problems lack %q:\n%s", kind.Name, liveProblems[0].Field, sourcetest.Problems(res.Problems))
+				}
+			}
 		}
 	})
 }

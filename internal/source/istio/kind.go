@@ -17,7 +17,8 @@ func GatewayKind() source.Kind {
 		Reads: func(source.Config) []source.Resource {
 			return []source.Resource{crd(GatewayResource.Resource), services()}
 		},
-		New: func(ctx context.Context, env source.Env) (source.Source, error) { return newSource(ctx, env, false) },
+		New:    func(ctx context.Context, env source.Env) (source.Source, error) { return newSource(ctx, env, false) },
+		Static: staticKind(false),
 	}
 }
 
@@ -31,7 +32,8 @@ func VirtualServiceKind() source.Kind {
 		Reads: func(source.Config) []source.Resource {
 			return []source.Resource{crd(VirtualServiceResource.Resource), crd(GatewayResource.Resource), services()}
 		},
-		New: func(ctx context.Context, env source.Env) (source.Source, error) { return newSource(ctx, env, true) },
+		New:    func(ctx context.Context, env source.Env) (source.Source, error) { return newSource(ctx, env, true) },
+		Static: staticKind(true),
 	}
 }
 
