@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -34,22 +35,40 @@ type Notifier struct {
 	recorder    record.EventRecorder
 	broadcaster record.EventBroadcaster
 	lookup      source.ObjectLookup
+	// sink counts what the broadcaster has written, so that Stop can wait for the queue.
+	sink *countingSink
 }
+
+// StopTimeout bounds how long Stop waits for queued Events (--once exits after it).
+const StopTimeout = 5 * time.Second
 
 // New returns a notifier that records Events through client for the objects lookup finds. Call Stop
 // to flush and stop.
 func New(client kubernetes.Interface, lookup source.ObjectLookup) *Notifier {
 	b := record.NewBroadcaster()
-	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")})
+	sink := &countingSink{EventSink: &typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")}}
+	b.StartRecordingToSink(sink)
 	return &Notifier{
 		recorder:    b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "zonekeeper"}),
 		broadcaster: b,
 		lookup:      lookup,
+		sink:        sink,
 	}
 }
 
-// Stop shuts the broadcaster down.
-func (n *Notifier) Stop() { n.broadcaster.Shutdown() }
+// Stop waits, at most StopTimeout, until every Event recorded so far has been written (or refused by
+// the API server), then shuts the broadcaster down. Shutting it down at once would drop the queue:
+// client-go cancels the writes in flight and the Events still queued.
+func (n *Notifier) Stop() {
+	n.sink.waitFor(n.sink.recorded.Load(), StopTimeout)
+	n.broadcaster.Shutdown()
+}
+
+// event records one Event and counts it.
+func (n *Notifier) event(obj runtime.Object, eventType, reason, format string, args ...any) {
+	n.sink.recorded.Add(1)
+	n.recorder.Eventf(obj, eventType, reason, format, args...)
+}
 
 // object finds the object of a resource label: "ingress/default/web", or "node/n1" for a
 // cluster-scoped object.
@@ -75,7 +94,7 @@ func (n *Notifier) Published(resource string, records []*endpoint.Endpoint) {
 		parts = append(parts, fmt.Sprintf("%s %s %s", r.DNSName, r.RecordType, strings.Join(r.Targets, ",")))
 	}
 	sort.Strings(parts)
-	n.recorder.Eventf(obj, corev1.EventTypeNormal, ReasonPublished, "Published %s", strings.Join(parts, "; "))
+	n.event(obj, corev1.EventTypeNormal, ReasonPublished, "Published %s", strings.Join(parts, "; "))
 }
 
 // Rejected implements controller.Notifier.
@@ -84,7 +103,7 @@ func (n *Notifier) Rejected(resource string, record *endpoint.Endpoint, err erro
 	if !ok {
 		return
 	}
-	n.recorder.Eventf(obj, corev1.EventTypeWarning, ReasonRejected, "The DNS provider rejected %s %s: %v (retried with backoff)",
+	n.event(obj, corev1.EventTypeWarning, ReasonRejected, "The DNS provider rejected %s %s: %v (retried with backoff)",
 		record.DNSName, record.RecordType, err)
 }
 
@@ -94,7 +113,7 @@ func (n *Notifier) Conflict(resource string, message string) {
 	if !ok {
 		return
 	}
-	n.recorder.Event(obj, corev1.EventTypeWarning, ReasonConflict, message)
+	n.event(obj, corev1.EventTypeWarning, ReasonConflict, "%s", message)
 }
 
 // InvalidInput implements controller.Notifier.
@@ -107,5 +126,5 @@ func (n *Notifier) InvalidInput(p endpoint.Problem) {
 	if strings.HasPrefix(p.Field, "metadata.annotations") {
 		reason = ReasonInvalidAnnotation
 	}
-	n.recorder.Eventf(obj, corev1.EventTypeWarning, reason, "%s %q ignored: %s", p.Field, p.Value, p.Reason)
+	n.event(obj, corev1.EventTypeWarning, reason, "%s %q ignored: %s", p.Field, p.Value, p.Reason)
 }
