@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -91,4 +92,38 @@ func (r annotationReader) splitKey(ann map[string]string, fullKey string) (suffi
 // annotationField names an annotation in a Problem.
 func annotationField(fullKey string) string {
 	return "metadata.annotations[" + fullKey + "]"
+}
+
+// reportShadowed records a Problem for every annotation that a higher-priority prefix also sets with
+// another value: external-dns.kubernetes.io/ wins over external-dns.alpha.kubernetes.io/, and the
+// object's owner is told (an Event) that the other value is not read. The same value twice is fine.
+func (o *objectInput) reportShadowed() {
+	prefixes := o.reader.prefixes
+	if len(prefixes) < 2 || len(o.annotations) < 2 {
+		return
+	}
+	var keys []string
+	for k := range o.annotations {
+		for _, p := range prefixes[1:] {
+			if strings.HasPrefix(k, p) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for i, p := range prefixes[1:] {
+			if !strings.HasPrefix(k, p) {
+				continue
+			}
+			suffix := k[len(p):]
+			for _, higher := range prefixes[:i+1] {
+				if v, set := o.annotations[higher+suffix]; set && v != o.annotations[k] {
+					o.problem(annotationField(k), o.annotations[k],
+						fmt.Sprintf("not read: %s%s is also set (to %q) and wins", higher, suffix, v))
+					break
+				}
+			}
+		}
+	}
 }

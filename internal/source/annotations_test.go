@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,6 +29,9 @@ func TestAnnotationPrefixes(t *testing.T) {
 			alpha + "ttl": "60", ga + "ttl": "120",
 			alpha + "aws-weight": "1", ga + "aws-weight": "2", alpha + "aws-region": "eu-west-1"},
 			[]string{"ga.example.com A 203.0.113.10 ttl=120 ps=aws/region=eu-west-1;aws/weight=2" + res}},
+		{"both prefixes with the same value", DefaultConfig(), map[string]string{
+			alpha + "hostname": "a.example.com", ga + "hostname": "a.example.com"},
+			[]string{"a.example.com A 203.0.113.10" + res}},
 		{"prefixes mix key by key", DefaultConfig(), map[string]string{alpha + "hostname": "a.example.com", ga + "set-identifier": "x"},
 			[]string{"a.example.com A 203.0.113.10 set=x" + res}},
 		{"custom prefix reads only itself", Config{AnnotationPrefix: "internal.example.org/"}, map[string]string{
@@ -47,11 +51,29 @@ func TestAnnotationPrefixes(t *testing.T) {
 			[]string{"a.example.com A 203.0.113.10" + res}},
 		{"other controller skips the object", DefaultConfig(), map[string]string{alpha + "hostname": "a.example.com", ga + "controller": "someone-else"}, nil},
 	}
+	// problems: the Problems a case reports (none when absent): an alpha annotation that GA overrides
+	// with another value is reported, so that the owner knows it is not read.
+	problems := map[string][]string{"GA wins when both are set": {
+		"metadata.annotations[" + alpha + "aws-weight] \"1\": not read: " + ga + "aws-weight is also set (to \"2\") and wins",
+		"metadata.annotations[" + alpha + "hostname] \"alpha.example.com\": not read: " + ga + "hostname is also set (to \"ga.example.com\") and wins",
+		"metadata.annotations[" + alpha + "ttl] \"60\": not read: " + ga + "ttl is also set (to \"120\") and wins",
+	}}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, tc.cfg, lbService("web", tc.ann, lb))
 			expectEndpoints(t, r.Endpoints, tc.want...)
-			expectNoProblems(t, r)
+			want, reported := problems[tc.name]
+			if !reported {
+				expectNoProblems(t, r)
+				return
+			}
+			var got []string
+			for _, p := range r.Problems {
+				got = append(got, fmt.Sprintf("%s %q: %s", p.Field, p.Value, p.Reason))
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("problems:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
 		})
 	}
 }

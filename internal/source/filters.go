@@ -16,7 +16,11 @@ func (c *compiled) admitsObject(o *objectInput, objLabels map[string]string) boo
 	if c.annotationSelector != nil && !c.annotationSelector.Matches(labels.Set(o.annotations)) {
 		return false
 	}
-	return !o.skippedByController()
+	if o.skippedByController() {
+		return false
+	}
+	o.reportShadowed()
+	return true
 }
 
 // admitsIngressClass applies --ingress-class: spec.ingressClassName, or the legacy
