@@ -24,6 +24,8 @@ type CRDKind struct {
 	// and the typed view --fqdn-template runs over; ok is false when the object cannot be read (the
 	// Problem is recorded).
 	Read func(o *Object, u *unstructured.Unstructured) (names []string, targets Targets, view any, ok bool)
+	// NoTemplate: --fqdn-template does not apply to this kind (external-dns's ambassador-host ignores it).
+	NoTemplate bool
 }
 
 // CRDSource publishes custom resources read through the dynamic client, kind by kind in the order
@@ -162,7 +164,7 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	if !ok {
 		return nil
 	}
-	if set, combine := s.k.HasTemplate(); set && (combine || len(names) == 0) {
+	if set, combine := s.k.HasTemplate(); set && !kd.NoTemplate && (combine || len(names) == 0) {
 		if tv, typed := view.(interface{ SetGroupVersionKind(schema.GroupVersionKind) }); typed {
 			tv.SetGroupVersionKind(kd.GVR.GroupVersion().WithKind(kd.Kind)) // objects from a watch have none
 		}

@@ -37,6 +37,9 @@ contour-httpproxy:
   - {group: projectcontour.io, resource: httpproxies}
 openshift-route:
   - {group: route.openshift.io, resource: routes}
+ambassador-host:
+  - {group: getambassador.io, resource: hosts}
+  - {group: "", resource: services}
 istio-gateway:
   - {group: networking.istio.io, resource: gateways}
   - {group: "", resource: services}

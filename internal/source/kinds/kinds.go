@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/source/ambassador"
 	"github.com/zonekeeper/zonekeeper/internal/source/contour"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio"
@@ -33,6 +34,7 @@ func All() []source.Kind {
 		istio.GatewayKind(),
 		istio.VirtualServiceKind(),
 		openshift.Kind(),
+		ambassador.Kind(),
 	}
 }
 
