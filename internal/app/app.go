@@ -142,7 +142,7 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 		if failed {
 			return ExitError
 		}
-		if cfg.Provider == "inmemory" {
+		if k, _ := cfg.ProviderKind(); k.PrintsZones {
 			printZones(ctx, stdout, p)
 		}
 		return ExitOK
@@ -180,8 +180,8 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return code
 	}
 	cfg.DryRun = true
-	if cfg.Provider == "builtin" {
-		fmt.Fprintln(stderr, "zonekeeper plan: --provider=builtin keeps its records in the running zonekeeper only: there is nothing to compare with")
+	if k, _ := cfg.ProviderKind(); k.NoPlan != "" {
+		fmt.Fprintf(stderr, "zonekeeper plan: --provider=%s %s\n", cfg.Provider, k.NoPlan)
 		return ExitError
 	}
 	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)

@@ -7,7 +7,6 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"k8s.io/client-go/dynamic"
@@ -17,20 +16,13 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
-	"github.com/zonekeeper/zonekeeper/internal/dnsserver"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/events"
 	"github.com/zonekeeper/zonekeeper/internal/health"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
-	awsprovider "github.com/zonekeeper/zonekeeper/internal/provider/aws"
-	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
-	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
-	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
-	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
-	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
-	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
+	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/publicip"
 	"github.com/zonekeeper/zonekeeper/internal/registry"
 	"github.com/zonekeeper/zonekeeper/internal/registry/noop"
@@ -141,19 +133,20 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	be, err := newBackends(ctx, cfg, specs, log)
+	env := providerEnv(cfg, getenv, specs, log)
+	if obs.metrics != nil {
+		env.Metrics = obs.metrics
+	}
+	newProvider, err := startProvider(ctx, cfg, env)
 	if err != nil {
 		return nil, err
-	}
-	if obs.metrics != nil {
-		be.webhookMetrics = obs.metrics
 	}
 	for i, spec := range specs {
 		viewSrc, err := viewSource(src, spec, address)
 		if err != nil {
 			return nil, err
 		}
-		prov, err := buildProvider(cfg, getenv, spec, be)
+		prov, err := newProvider(providerView(spec))
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +176,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			Notifier:           viewNotifier(notify, spec),
 			QuietProblems:      i > 0,
 			Guard: plan.Guard{MaxDeleteFraction: cfg.GuardMaxDeleteFraction, MaxUpdateFraction: cfg.GuardMaxUpdateFraction,
-				MinChanges: cfg.GuardMinChanges, Zones: guardZones(cfg), Confirmed: cfg.GuardConfirm,
+				MinChanges: cfg.GuardMinChanges, Zones: guardZones(&cfg), Confirmed: cfg.GuardConfirm,
 				Window: cfg.GuardWindow, Settle: guardSettle(cfg)},
 		}, viewLog)
 		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
@@ -202,10 +195,12 @@ func guardSettle(cfg config.Config) time.Duration {
 
 // guardZones are the zone names the mass-change guard counts by: the domain filters and the zones
 // named to the providers. Names under none count together.
-func guardZones(cfg config.Config) []string {
-	var zones []string
-	for _, list := range [][]string{cfg.DomainFilter, cfg.RFC2136Zones, cfg.BuiltinZones, cfg.InMemoryZones} {
-		zones = append(zones, list...)
+func guardZones(cfg *config.Config) []string {
+	zones := append([]string(nil), cfg.DomainFilter...)
+	for _, k := range providerkinds.All(&cfg.Settings) {
+		if k.Zones != nil {
+			zones = append(zones, k.Zones()...)
+		}
 	}
 	return zones
 }
@@ -327,131 +322,37 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// backends are what provider instances share: the DNS server zonekeeper runs itself, the Route 53
-// rate limiter, and the webhook client's counters.
-type backends struct {
-	dnsServer      *dnsserver.Server
-	awsLimiter     *awsprovider.Limiter
-	webhookMetrics webhook.Metrics
-	ctx            context.Context
-	log            *slog.Logger
+// providerEnv is what the provider kind's constructor gets besides its own settings.
+func providerEnv(cfg config.Config, getenv func(string) string, specs []*view.Spec, log *slog.Logger) provider.Env {
+	env := provider.Env{
+		Log: log, Getenv: getenv, DomainFilter: cfg.DomainFilter, ZoneIDFilter: cfg.ZoneIDFilter,
+		TLS: provider.TLSFiles{CAFile: cfg.TLSCA, CertFile: cfg.TLSClientCert, KeyFile: cfg.TLSClientCertKey},
+	}
+	for _, spec := range specs {
+		env.Views = append(env.Views, providerView(spec))
+	}
+	return env
 }
 
-// newBackends starts what the provider instances of every view will share.
-func newBackends(ctx context.Context, cfg config.Config, specs []*view.Spec, log *slog.Logger) (backends, error) {
-	be := backends{ctx: ctx, log: log}
-	if cfg.Provider == "aws" {
-		// Route 53's budget is per account: every view's provider draws from one limiter.
-		be.awsLimiter = awsprovider.NewLimiter(cfg.AWSRequestsPerSecond)
+// providerView is the view a provider instance publishes (spec is nil without views).
+func providerView(spec *view.Spec) provider.View {
+	if spec == nil {
+		return provider.View{}
 	}
-	if cfg.Provider == "builtin" {
-		var err error
-		if be.dnsServer, err = startBuiltin(ctx, cfg, specs, log); err != nil {
-			return backends{}, err
-		}
-	}
-	return be, nil
+	return provider.View{Name: spec.Name, Subnets: spec.Subnets}
 }
 
-// buildProvider builds the provider instance of a view (spec is nil without views).
-func buildProvider(cfg config.Config, getenv func(string) string, spec *view.Spec, be backends) (provider.Provider, error) {
-	switch cfg.Provider {
-	case "inmemory":
-		return inmemory.New(cfg.InMemoryZones...), nil
-	case "aws":
-		if spec != nil {
-			return nil, fmt.Errorf("--provider=aws: views are not supported yet; Route 53's split horizon is a private and a public hosted zone of one name (--aws-zone-type)")
-		}
-		p, err := awsprovider.New(be.ctx, awsprovider.Config{
-			DomainFilter: cfg.DomainFilter, ZoneIDFilter: cfg.ZoneIDFilter, ZoneType: cfg.AWSZoneType,
-			ZoneTags: cfg.AWSZoneTags, ZonesCacheDuration: cfg.AWSZonesCacheDuration,
-			BatchChangeSize: cfg.AWSBatchChangeSize, BatchChangeSizeBytes: cfg.AWSBatchChangeSizeBytes,
-			BatchChangeSizeValues: cfg.AWSBatchChangeSizeValues, BatchChangeInterval: cfg.AWSBatchChangeInterval,
-			EvaluateTargetHealth: cfg.AWSEvaluateTargetHealth, PreferCNAME: cfg.AWSPreferCNAME,
-			APIRetries: cfg.AWSAPIRetries, Region: cfg.AWSRegion, Profiles: cfg.AWSProfiles,
-			AssumeRole: cfg.AWSAssumeRole, AssumeRoleExternalID: cfg.AWSAssumeRoleExternalID,
-			Limiter: be.awsLimiter, Logger: be.log,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("--provider=aws: %w", err)
-		}
-		return p, nil
-	case "builtin":
-		p, err := builtin.New(be.dnsServer, builtinView(spec))
-		if err != nil {
-			return nil, fmt.Errorf("--provider=builtin: %w", err)
-		}
-		return p, nil
-	case "coredns", "skydns":
-		ccfg, err := coredns.ConfigFromEnv()
-		if err != nil {
-			return nil, fmt.Errorf("--provider=coredns: %w", err)
-		}
-		ccfg.Prefix = cfg.CoreDNSPrefix
-		if spec != nil && spec.CoreDNSPrefix != "" {
-			ccfg.Prefix = spec.CoreDNSPrefix
-		}
-		ccfg.DomainFilter = cfg.DomainFilter
-		p, err := coredns.New(ccfg)
-		if err != nil {
-			return nil, fmt.Errorf("--provider=coredns: %w", err)
-		}
-		return p, nil
-	case "webhook":
-		if spec != nil {
-			return nil, fmt.Errorf("--provider=webhook: views are not supported; the protocol has one URL, and a view needs a backend of its own")
-		}
-		p, err := webhook.New(webhook.Config{
-			URL: cfg.WebhookProviderURL, ReadTimeout: cfg.WebhookProviderReadTimeout,
-			WriteTimeout: cfg.WebhookProviderWriteTimeout, Metrics: be.webhookMetrics, Logger: be.log,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("--provider=webhook: %w", err)
-		}
-		return p, nil
-	case "pdns":
-		if spec != nil {
-			return nil, fmt.Errorf("--provider=pdns: PowerDNS 4.7 has no views; run one zonekeeper per PowerDNS server")
-		}
-		p, err := pdns.New(pdns.Config{
-			Server: cfg.PDNSServer, ServerID: cfg.PDNSServerID,
-			APIKey: cfg.PDNSAPIKey, APIKeyFile: cfg.PDNSAPIKeyFile,
-			SkipTLSVerify: cfg.PDNSSkipTLSVerify, CAFile: cfg.TLSCA,
-			ClientCertFile: cfg.TLSClientCert, ClientKeyFile: cfg.TLSClientCertKey,
-			DomainFilter: cfg.DomainFilter,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("--provider=pdns: %w", err)
-		}
-		return p, nil
-	case "rfc2136":
-		keyName, secretFile, err := viewTSIGKey(cfg, spec)
-		if err != nil {
-			return nil, err
-		}
-		secret, err := rfc2136.LoadTSIGSecret(cfg.RFC2136TSIGSecret, cfg.RFC2136TSIGSecretFile, getenv)
-		if secretFile != cfg.RFC2136TSIGSecretFile { // the view's own key: only its file counts
-			secret, err = rfc2136.LoadTSIGSecret("", secretFile, func(string) string { return "" })
-		}
-		if err != nil {
-			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
-		}
-		p, err := rfc2136.New(rfc2136.Config{
-			Hosts: cfg.RFC2136Hosts, Port: cfg.RFC2136Port, Zones: cfg.RFC2136Zones,
-			TSIGKeyName: keyName, TSIGSecret: secret, TSIGSecretAlg: cfg.RFC2136TSIGSecretAlg,
-			// zonekeeper always reads zones by AXFR: without the zone it cannot update or delete correctly.
-			TSIGAXFR:        true,
-			MinTTL:          cfg.RFC2136MinTTL,
-			BatchChangeSize: cfg.RFC2136BatchChangeSize,
-			Insecure:        cfg.RFC2136Insecure, UseTLS: cfg.RFC2136UseTLS, SkipTLSVerify: cfg.RFC2136SkipTLSVerify,
-			TLSCAFile: cfg.TLSCA, TLSClientCert: cfg.TLSClientCert, TLSClientKey: cfg.TLSClientCertKey,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
-		}
-		return p, nil
+// startProvider starts what the selected provider kind's instances share and returns the constructor
+// of each view's instance.
+func startProvider(ctx context.Context, cfg config.Config, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
+	k, ok := cfg.ProviderKind()
+	if !ok {
+		return nil, fmt.Errorf("--provider=%s: unknown provider", cfg.Provider)
 	}
-	return nil, fmt.Errorf("--provider=%s: unknown provider", cfg.Provider)
+	if k.NoViews != "" && len(env.Views) > 0 && env.Views[0].Name != "" {
+		return nil, fmt.Errorf("--provider=%s: %s", k.Name, k.NoViews)
+	}
+	return k.New(ctx, env)
 }
 
 func buildRegistry(cfg config.Config, p provider.Provider) (registry.Registry, error) {
@@ -481,27 +382,4 @@ func buildRegistry(cfg config.Config, p provider.Provider) (registry.Registry, e
 		return nil, fmt.Errorf("--registry=txt: %w", err)
 	}
 	return reg, nil
-}
-
-// viewTSIGKey returns the TSIG key of a view: BIND selects a view by the key that signs an update, so
-// each view has its own (--view-rfc2136-tsig-keyname and --view-rfc2136-tsig-secret-file).
-func viewTSIGKey(cfg config.Config, spec *view.Spec) (name, secretFile string, err error) {
-	if spec == nil {
-		return cfg.RFC2136TSIGKeyName, cfg.RFC2136TSIGSecretFile, nil
-	}
-	name, secretFile = cfg.RFC2136TSIGKeyName, cfg.RFC2136TSIGSecretFile
-	for _, kv := range cfg.ViewTSIGKeyName {
-		if v, key, ok := strings.Cut(kv, "="); ok && v == spec.Name {
-			name = key
-		}
-	}
-	for _, kv := range cfg.ViewTSIGSecretFile {
-		if v, file, ok := strings.Cut(kv, "="); ok && v == spec.Name {
-			secretFile = file
-		}
-	}
-	if name == cfg.RFC2136TSIGKeyName && len(cfg.Views) > 1 {
-		return "", "", fmt.Errorf("--provider=rfc2136 with views: give view %s its own key with --view-rfc2136-tsig-keyname=%s=KEY and --view-rfc2136-tsig-secret-file=%s=FILE (BIND picks the view by key)", spec.Name, spec.Name, spec.Name)
-	}
-	return name, secretFile, nil
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/publicip"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/view"
@@ -19,9 +21,18 @@ import (
 // viewSpecs returns the configured views, or a single nil spec (no views: the sources published as
 // they are, through one provider) when none is declared.
 func viewSpecs(cfg config.Config) ([]*view.Spec, error) {
+	var options []provider.ViewOption
+	for _, k := range providerkinds.All(&cfg.Settings) {
+		options = append(options, k.ViewOptions...)
+	}
 	if len(cfg.Views) == 0 {
-		for _, f := range [][]string{cfg.ViewTargets, cfg.ViewTTL, cfg.ViewDomainFilter, cfg.ViewExcludeDomains, cfg.ViewCoreDNSPrefix, cfg.ViewSubnets, cfg.ViewTSIGKeyName, cfg.ViewTSIGSecretFile} {
+		for _, f := range [][]string{cfg.ViewTargets, cfg.ViewTTL, cfg.ViewDomainFilter, cfg.ViewExcludeDomains, cfg.ViewSubnets} {
 			if len(f) > 0 {
+				return nil, fmt.Errorf("--view-* settings need views declared with --view=NAME")
+			}
+		}
+		for _, o := range options {
+			if o.Values != nil && len(*o.Values) > 0 {
 				return nil, fmt.Errorf("--view-* settings need views declared with --view=NAME")
 			}
 		}
@@ -29,24 +40,20 @@ func viewSpecs(cfg config.Config) ([]*view.Spec, error) {
 	}
 	specs, err := view.Flags{
 		Names: cfg.Views, Targets: cfg.ViewTargets, TTL: cfg.ViewTTL, DomainFilter: cfg.ViewDomainFilter,
-		ExcludeDomains: cfg.ViewExcludeDomains, CoreDNSPrefix: cfg.ViewCoreDNSPrefix, Subnets: cfg.ViewSubnets,
+		ExcludeDomains: cfg.ViewExcludeDomains, Subnets: cfg.ViewSubnets,
 	}.Specs()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*view.Spec, len(specs))
-	prefixes := map[string]string{}
+	names := make([]string, len(specs))
 	for i := range specs {
-		out[i] = &specs[i]
-		if cfg.Provider == "coredns" || cfg.Provider == "skydns" {
-			prefix := specs[i].CoreDNSPrefix
-			if prefix == "" {
-				prefix = cfg.CoreDNSPrefix
-			}
-			if other, dup := prefixes[prefix]; dup {
-				return nil, fmt.Errorf("views %s and %s both write etcd prefix %s: give each view its own with --view-coredns-prefix", other, specs[i].Name, prefix)
-			}
-			prefixes[prefix] = specs[i].Name
+		out[i], names[i] = &specs[i], specs[i].Name
+	}
+	// The provider kinds' per-view options (--view-coredns-prefix): each names a declared view.
+	for _, o := range options {
+		if _, err := o.ByView(names); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

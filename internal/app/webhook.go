@@ -16,6 +16,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
+	"github.com/zonekeeper/zonekeeper/internal/view"
 )
 
 // runWebhookServer is `zonekeeper webhook` (external-dns's --webhook-server): it serves --provider
@@ -31,12 +32,12 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 		return ExitError
 	}
 	m := metrics.New(Version)
-	be, err := newBackends(ctx, cfg, nil, log)
+	newProvider, err := startProvider(ctx, cfg, providerEnv(cfg, getenv, []*view.Spec{nil}, log))
 	if err != nil {
 		log.Error("Cannot start", "error", err.Error())
 		return ExitError
 	}
-	p, err := buildProvider(cfg, getenv, nil, be)
+	p, err := newProvider(provider.View{})
 	if err != nil {
 		log.Error("Cannot start", "error", err.Error())
 		return ExitError

@@ -4,6 +4,8 @@ package config
 
 import (
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 )
 
 // Config is every setting of one zonekeeper run.
@@ -72,77 +74,24 @@ type Config struct {
 	GuardSettle            time.Duration
 	GuardConfirm           []string
 
-	// Provider.
-	Provider      string
-	CoreDNSPrefix string
-	InMemoryZones []string
+	// Provider: --provider, the settings every provider reads, and each provider kind's own flags
+	// (internal/provider/kinds), embedded so that they read as cfg.AWSRegion.
+	Provider string
+	// ZoneIDFilter is --zone-id-filter: only these hosted zone ids.
+	ZoneIDFilter []string
+	// TLS files of providers that speak TLS (rfc2136, pdns).
+	TLSCA            string
+	TLSClientCert    string
+	TLSClientCertKey string
+	kinds.Settings
 
-	// AWS Route 53 (--provider=aws), external-dns's flag names.
-	ZoneIDFilter             []string
-	AWSZoneType              string
-	AWSZoneTags              []string
-	AWSZonesCacheDuration    time.Duration
-	AWSBatchChangeSize       int
-	AWSBatchChangeSizeBytes  int
-	AWSBatchChangeSizeValues int
-	AWSBatchChangeInterval   time.Duration
-	AWSEvaluateTargetHealth  bool
-	AWSPreferCNAME           bool
-	AWSAPIRetries            int
-	AWSRegion                string
-	AWSProfiles              []string
-	AWSAssumeRole            string
-	AWSAssumeRoleExternalID  string
-	AWSRequestsPerSecond     float64
-
-	// Built-in DNS server (--provider=builtin).
-	BuiltinListen          []string
-	BuiltinZones           []string
-	BuiltinNS              []string
-	BuiltinSOARName        string
-	BuiltinSOAMinimum      time.Duration
-	BuiltinZoneFiles       []string
-	BuiltinTSIGKeyFile     string
-	BuiltinAXFRAllow       []string
-	BuiltinNotify          []string
-	BuiltinMaxUDPSize      int
-	BuiltinUseClientSubnet bool
-
-	// Webhook provider (client) and server.
-	WebhookProviderURL          string
-	WebhookProviderReadTimeout  time.Duration
-	WebhookProviderWriteTimeout time.Duration
-	// The webhook server's (zonekeeper webhook, --webhook-server) limits, as external-dns v0.23.
+	// The webhook server's (zonekeeper webhook, --webhook-server) limits, as external-dns v0.23; its
+	// read timeout is --webhook-provider-read-timeout, as in external-dns.
 	WebhookProviderReadHeaderTimeout time.Duration
 	WebhookProviderIdleTimeout       time.Duration
 	WebhookProviderMaxBodySize       int64
 	WebhookServer                    bool
 	WebhookServerAddress             string
-
-	// PowerDNS provider.
-	PDNSServer        string
-	PDNSServerID      string
-	PDNSAPIKey        string
-	PDNSAPIKeyFile    string
-	PDNSSkipTLSVerify bool
-
-	// RFC 2136 provider (external-dns's flag names).
-	RFC2136Hosts           []string
-	RFC2136Port            int
-	RFC2136Zones           []string
-	RFC2136Insecure        bool
-	RFC2136TSIGKeyName     string
-	RFC2136TSIGSecret      string
-	RFC2136TSIGSecretFile  string
-	RFC2136TSIGSecretAlg   string
-	RFC2136TSIGAXFR        bool
-	RFC2136MinTTL          time.Duration
-	RFC2136BatchChangeSize int
-	RFC2136UseTLS          bool
-	RFC2136SkipTLSVerify   bool
-	TLSCA                  string
-	TLSClientCert          string
-	TLSClientCertKey       string
 
 	// Registry.
 	Registry               string
@@ -175,10 +124,7 @@ type Config struct {
 	ViewTTL            []string
 	ViewDomainFilter   []string
 	ViewExcludeDomains []string
-	ViewCoreDNSPrefix  []string
 	ViewSubnets        []string
-	ViewTSIGKeyName    []string
-	ViewTSIGSecretFile []string
 	PublicIP           []string
 	// Public address discovery (internal/publicip).
 	PublicIPFromNode        string
@@ -206,16 +152,14 @@ type Config struct {
 
 // Default returns the settings used when no flag is given.
 func Default() Config {
-	return Config{
+	cfg := Config{
 		Sources:                  nil,
 		ExcludeUnschedulable:     true,
 		GuardMaxDeleteFraction:   0.3,
-		RFC2136TSIGAXFR:          true,
 		GuardMinChanges:          10,
 		GuardWindow:              10 * time.Minute,
 		GuardSettle:              3 * time.Second,
 		Provider:                 "",
-		CoreDNSPrefix:            "/skydns/",
 		Registry:                 "txt",
 		TXTOwnerID:               "default",
 		Policy:                   "sync",
@@ -230,9 +174,6 @@ func Default() Config {
 		LogLevel:                 "info",
 		LogFormat:                "text",
 
-		RFC2136BatchChangeSize: 50,
-		RFC2136TSIGSecretAlg:   "hmac-sha256",
-
 		KubeAPIQPS:            5,
 		KubeAPIBurst:          10,
 		RequestTimeout:        30 * time.Second,
@@ -240,30 +181,14 @@ func Default() Config {
 		CRDSourceAPIVersion:   "externaldns.k8s.io/v1alpha1",
 		CRDSourceKind:         "DNSEndpoint",
 
-		WebhookProviderURL:               "http://localhost:8888",
-		WebhookProviderReadTimeout:       5 * time.Second,
-		WebhookProviderWriteTimeout:      10 * time.Second,
 		WebhookProviderReadHeaderTimeout: 5 * time.Second,
 		WebhookProviderIdleTimeout:       30 * time.Second,
 		WebhookProviderMaxBodySize:       32 << 20,
 		WebhookServerAddress:             "127.0.0.1:8888",
 
-		PDNSServer:   "http://localhost:8081",
-		PDNSServerID: "localhost",
-
-		AWSBatchChangeSize:       1000,
-		AWSBatchChangeSizeBytes:  32000,
-		AWSBatchChangeSizeValues: 1000,
-		AWSBatchChangeInterval:   time.Second,
-		AWSEvaluateTargetHealth:  true,
-		AWSAPIRetries:            3,
-		AWSRequestsPerSecond:     5,
-
-		BuiltinListen:     []string{":5353"},
-		BuiltinSOAMinimum: 30 * time.Second,
-		BuiltinMaxUDPSize: 1232,
-
 		PublicIPRefreshInterval: 5 * time.Minute,
 		PublicIPLookupTimeout:   10 * time.Second,
 	}
+	kinds.SetDefaults(&cfg.Settings)
+	return cfg
 }

@@ -12,30 +12,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zonekeeper/zonekeeper/internal/flagvalue"
+	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/source/kinds"
 )
-
-// stringList is a repeatable flag; a value with commas is not split (external-dns does not split either).
-type stringList struct {
-	target *[]string
-	set    bool // the first Set replaces the default
-}
-
-func (s *stringList) String() string {
-	if s.target == nil {
-		return ""
-	}
-	return strings.Join(*s.target, ",")
-}
-
-func (s *stringList) Set(v string) error {
-	if !s.set {
-		*s.target = nil
-		s.set = true
-	}
-	*s.target = append(*s.target, v)
-	return nil
-}
 
 // acceptedNoOp lists external-dns flags that zonekeeper accepts for compatibility but does not need:
 // their behaviour is always on, or has no meaning here. Each maps to the reason, shown by --help.
@@ -58,7 +38,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nCommands: zonekeeper (run the controller), zonekeeper plan, zonekeeper version.\nEvery flag can also be set as EXTERNAL_DNS_<FLAG> or ZONEKEEPER_<FLAG> in the environment.\n\nFlags:\n", name)
 		fs.PrintDefaults()
 	}
-	list := func(p *[]string, name, usage string) { fs.Var(&stringList{target: p}, name, usage) }
+	list := func(p *[]string, name, usage string) { flagvalue.BindList(fs, p, name, usage) }
 
 	fs.StringVar(&cfg.Kubeconfig, "kubeconfig", cfg.Kubeconfig, "path to a kubeconfig file (default: in-cluster, then $KUBECONFIG, then ~/.kube/config)")
 	fs.StringVar(&cfg.Master, "master", cfg.Master, "Kubernetes API server URL, overriding the kubeconfig")
@@ -114,67 +94,19 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.DurationVar(&cfg.GuardSettle, "guard-settle", cfg.GuardSettle, "a delete waits this long after it is first planned, so the guard judges a burst of deletes whole (not with --once or zonekeeper plan)")
 	list(&cfg.GuardConfirm, "guard-confirm", "digest of a held plan (from the log, /readyz or zonekeeper plan) to apply anyway (repeatable)")
 
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: aws (Route 53), coredns (alias skydns), rfc2136, pdns, builtin (zonekeeper answers DNS itself), inmemory, webhook (a webhook provider at --webhook-provider-url)")
-	fs.StringVar(&cfg.CoreDNSPrefix, "coredns-prefix", cfg.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")
-	list(&cfg.InMemoryZones, "inmemory-zone", "zone served by the inmemory provider (repeatable)")
-
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "DNS provider: "+describeProviders(cfg))
 	list(&cfg.ZoneIDFilter, "zone-id-filter", "only manage these hosted zone ids (repeatable)")
-	fs.StringVar(&cfg.AWSZoneType, "aws-zone-type", cfg.AWSZoneType, "public, private, or empty for both")
-	list(&cfg.AWSZoneTags, "aws-zone-tags", "KEY=VALUE or KEY: only zones with every tag (repeatable)")
-	fs.DurationVar(&cfg.AWSZonesCacheDuration, "aws-zones-cache-duration", cfg.AWSZonesCacheDuration, "how long the hosted zone list is kept beyond a resync")
-	fs.IntVar(&cfg.AWSBatchChangeSize, "aws-batch-change-size", cfg.AWSBatchChangeSize, "changes per ChangeResourceRecordSets (an UPSERT counts twice)")
-	fs.IntVar(&cfg.AWSBatchChangeSizeBytes, "aws-batch-change-size-bytes", cfg.AWSBatchChangeSizeBytes, "characters of record data per ChangeResourceRecordSets")
-	fs.IntVar(&cfg.AWSBatchChangeSizeValues, "aws-batch-change-size-values", cfg.AWSBatchChangeSizeValues, "record values per ChangeResourceRecordSets")
-	fs.DurationVar(&cfg.AWSBatchChangeInterval, "aws-batch-change-interval", cfg.AWSBatchChangeInterval, "pause between two batches of one sync")
-	fs.BoolVar(&cfg.AWSEvaluateTargetHealth, "aws-evaluate-target-health", cfg.AWSEvaluateTargetHealth, "EvaluateTargetHealth of alias records (per record: the aws-evaluate-target-health annotation)")
-	fs.BoolVar(&cfg.AWSPreferCNAME, "aws-prefer-cname", cfg.AWSPreferCNAME, "publish CNAMEs to AWS load balancers as CNAMEs, not ALIAS records")
-	fs.IntVar(&cfg.AWSAPIRetries, "aws-api-retries", cfg.AWSAPIRetries, "attempts per Route 53 API call")
-	fs.StringVar(&cfg.AWSRegion, "aws-region", cfg.AWSRegion, "AWS region for signing and STS (default $AWS_REGION, else us-east-1)")
-	list(&cfg.AWSProfiles, "aws-profile", "shared config/credentials profile (repeatable: the hosted zones of several accounts)")
-	fs.StringVar(&cfg.AWSAssumeRole, "aws-assume-role", cfg.AWSAssumeRole, "IAM role ARN to assume on top of the base credentials")
-	fs.StringVar(&cfg.AWSAssumeRoleExternalID, "aws-assume-role-external-id", cfg.AWSAssumeRoleExternalID, "external id for --aws-assume-role")
-	fs.Float64Var(&cfg.AWSRequestsPerSecond, "aws-requests-per-second", cfg.AWSRequestsPerSecond, "Route 53 API budget of this process (AWS allows 5 per second per account); lowered on throttling")
-	list(&cfg.BuiltinListen, "builtin-listen", "address the built-in DNS server serves on, UDP and TCP (repeatable; port 53 needs NET_BIND_SERVICE)")
-	list(&cfg.BuiltinZones, "builtin-zone", "zone the built-in server is authoritative for (repeatable; default: the --domain-filter values)")
-	list(&cfg.BuiltinNS, "builtin-ns", "NS host name of every zone apex (repeatable; default ns1.<zone>)")
-	fs.StringVar(&cfg.BuiltinSOARName, "builtin-soa-rname", cfg.BuiltinSOARName, "SOA mailbox (default hostmaster.<zone>)")
-	fs.DurationVar(&cfg.BuiltinSOAMinimum, "builtin-soa-minimum", cfg.BuiltinSOAMinimum, "negative-caching TTL of NXDOMAIN and NODATA answers")
-	list(&cfg.BuiltinZoneFiles, "builtin-zone-file", "[VIEW=]PATH: master file of static records served beside zonekeeper's (repeatable)")
-	fs.StringVar(&cfg.BuiltinTSIGKeyFile, "builtin-tsig-key-file", cfg.BuiltinTSIGKeyFile, "tsig-keygen key file(s) for AXFR")
-	list(&cfg.BuiltinAXFRAllow, "builtin-axfr-allow", "CIDR=KEYNAME: secondaries allowed to transfer the zones, signing with the key (repeatable)")
-	list(&cfg.BuiltinNotify, "builtin-notify", "IP[:PORT][=KEYNAME]: secondary sent a NOTIFY after every change, signed with the key if given (repeatable)")
-	fs.IntVar(&cfg.BuiltinMaxUDPSize, "builtin-max-udp-size", cfg.BuiltinMaxUDPSize, "largest UDP answer; larger ones are truncated and retried over TCP")
-	fs.BoolVar(&cfg.BuiltinUseClientSubnet, "builtin-use-client-subnet", cfg.BuiltinUseClientSubnet, "pick the view by the EDNS client-subnet option (only behind a trusted resolver)")
-	fs.StringVar(&cfg.WebhookProviderURL, "webhook-provider-url", cfg.WebhookProviderURL, "URL of the webhook provider (--provider=webhook)")
-	fs.DurationVar(&cfg.WebhookProviderReadTimeout, "webhook-provider-read-timeout", cfg.WebhookProviderReadTimeout, "read timeout of webhook provider requests")
-	fs.DurationVar(&cfg.WebhookProviderWriteTimeout, "webhook-provider-write-timeout", cfg.WebhookProviderWriteTimeout, "write timeout of webhook provider requests")
+	fs.StringVar(&cfg.TLSCA, "tls-ca", cfg.TLSCA, "CA file for provider TLS connections")
+	fs.StringVar(&cfg.TLSClientCert, "tls-client-cert", cfg.TLSClientCert, "client certificate for provider TLS connections")
+	fs.StringVar(&cfg.TLSClientCertKey, "tls-client-cert-key", cfg.TLSClientCertKey, "key of the client certificate")
+	for _, k := range providerkinds.All(&cfg.Settings) {
+		k.Flags(fs)
+	}
 	fs.DurationVar(&cfg.WebhookProviderReadHeaderTimeout, "webhook-provider-read-header-timeout", cfg.WebhookProviderReadHeaderTimeout, "webhook server: time to read a request's headers")
 	fs.DurationVar(&cfg.WebhookProviderIdleTimeout, "webhook-provider-idle-timeout", cfg.WebhookProviderIdleTimeout, "webhook server: how long an idle keep-alive connection stays open")
 	fs.Int64Var(&cfg.WebhookProviderMaxBodySize, "webhook-provider-max-body-size", cfg.WebhookProviderMaxBodySize, "webhook server: largest request body in bytes, 413 past it (0: no limit)")
 	fs.BoolVar(&cfg.WebhookServer, "webhook-server", cfg.WebhookServer, "serve --provider over the webhook protocol instead of running the controller (as 'zonekeeper webhook')")
 	fs.StringVar(&cfg.WebhookServerAddress, "webhook-server-address", cfg.WebhookServerAddress, "address the webhook server listens on")
-	fs.StringVar(&cfg.PDNSServer, "pdns-server", cfg.PDNSServer, "PowerDNS API URL")
-	fs.StringVar(&cfg.PDNSServerID, "pdns-server-id", cfg.PDNSServerID, "PowerDNS server id")
-	fs.StringVar(&cfg.PDNSAPIKey, "pdns-api-key", cfg.PDNSAPIKey, "PowerDNS API key (prefer --pdns-api-key-file or EXTERNAL_DNS_PDNS_API_KEY)")
-	fs.StringVar(&cfg.PDNSAPIKeyFile, "pdns-api-key-file", cfg.PDNSAPIKeyFile, "file holding the PowerDNS API key")
-	fs.BoolVar(&cfg.PDNSSkipTLSVerify, "pdns-skip-tls-verify", cfg.PDNSSkipTLSVerify, "do not verify the PowerDNS API certificate")
-	list(&cfg.RFC2136Hosts, "rfc2136-host", "DNS server taking RFC 2136 updates (repeatable; tried in order)")
-	fs.IntVar(&cfg.RFC2136Port, "rfc2136-port", cfg.RFC2136Port, "its port (default 53, or 853 with --rfc2136-use-tls)")
-	list(&cfg.RFC2136Zones, "rfc2136-zone", "zone to manage (repeatable)")
-	fs.BoolVar(&cfg.RFC2136Insecure, "rfc2136-insecure", cfg.RFC2136Insecure, "send updates and transfers without TSIG")
-	fs.StringVar(&cfg.RFC2136TSIGKeyName, "rfc2136-tsig-keyname", cfg.RFC2136TSIGKeyName, "TSIG key name")
-	fs.StringVar(&cfg.RFC2136TSIGSecret, "rfc2136-tsig-secret", cfg.RFC2136TSIGSecret, "TSIG secret, base64 (prefer --rfc2136-tsig-secret-file or EXTERNAL_DNS_RFC2136_TSIG_SECRET)")
-	fs.StringVar(&cfg.RFC2136TSIGSecretFile, "rfc2136-tsig-secret-file", cfg.RFC2136TSIGSecretFile, "file holding the TSIG secret, or a tsig-keygen key statement")
-	fs.StringVar(&cfg.RFC2136TSIGSecretAlg, "rfc2136-tsig-secret-alg", cfg.RFC2136TSIGSecretAlg, "hmac-sha1, hmac-sha224, hmac-sha256, hmac-sha384 or hmac-sha512")
-	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-tsig-axfr", cfg.RFC2136TSIGAXFR, "read zones by AXFR: always on (zonekeeper needs the zone to update and delete correctly); =false is refused")
-	fs.BoolVar(&cfg.RFC2136TSIGAXFR, "rfc2136-axfr", cfg.RFC2136TSIGAXFR, "alias of --rfc2136-tsig-axfr")
-	fs.DurationVar(&cfg.RFC2136MinTTL, "rfc2136-min-ttl", cfg.RFC2136MinTTL, "lowest TTL written")
-	fs.IntVar(&cfg.RFC2136BatchChangeSize, "rfc2136-batch-change-size", cfg.RFC2136BatchChangeSize, "record set changes per UPDATE message")
-	fs.BoolVar(&cfg.RFC2136UseTLS, "rfc2136-use-tls", cfg.RFC2136UseTLS, "send updates and transfers over DNS over TLS")
-	fs.BoolVar(&cfg.RFC2136SkipTLSVerify, "rfc2136-skip-tls-verify", cfg.RFC2136SkipTLSVerify, "do not verify the server certificate")
-	fs.StringVar(&cfg.TLSCA, "tls-ca", cfg.TLSCA, "CA file for provider TLS connections")
-	fs.StringVar(&cfg.TLSClientCert, "tls-client-cert", cfg.TLSClientCert, "client certificate for provider TLS connections")
-	fs.StringVar(&cfg.TLSClientCertKey, "tls-client-cert-key", cfg.TLSClientCertKey, "key of the client certificate")
 
 	fs.StringVar(&cfg.Registry, "registry", cfg.Registry, "ownership registry: txt, noop")
 	fs.StringVar(&cfg.TXTOwnerID, "txt-owner-id", cfg.TXTOwnerID, "owner id written into ownership TXT records")
@@ -203,10 +135,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	list(&cfg.ViewTTL, "view-ttl", "NAME=SECONDS: TTL of every record in the view")
 	list(&cfg.ViewDomainFilter, "view-domain-filter", "NAME=DOMAIN: the view publishes only names under DOMAIN (repeatable)")
 	list(&cfg.ViewExcludeDomains, "view-exclude-domains", "NAME=DOMAIN: the view never publishes names under DOMAIN (repeatable)")
-	list(&cfg.ViewCoreDNSPrefix, "view-coredns-prefix", "NAME=/PREFIX/: etcd prefix the coredns provider writes the view under")
 	list(&cfg.ViewSubnets, "view-subnets", "NAME=CIDR[,CIDR]: clients the built-in server answers from this view")
-	list(&cfg.ViewTSIGKeyName, "view-rfc2136-tsig-keyname", "NAME=KEY: TSIG key the rfc2136 provider signs the view's updates with (BIND views selected by key)")
-	list(&cfg.ViewTSIGSecretFile, "view-rfc2136-tsig-secret-file", "NAME=FILE: file holding that key's secret")
 	list(&cfg.PublicIP, "public-ip", "public (WAN) address for views with targets=public; an IPv4 and/or an IPv6 address (repeatable)")
 	fs.StringVar(&cfg.PublicIPFromNode, "public-ip-from-node", cfg.PublicIPFromNode, "take the public address from this Node's ExternalIP")
 	fs.StringVar(&cfg.PublicIPFromService, "public-ip-from-service", cfg.PublicIPFromService, "NAMESPACE/NAME: take the public address from this Service's load-balancer status")
@@ -399,10 +328,6 @@ func (c *Config) Validate() error {
 	if c.GuardMinChanges < 0 {
 		errs = append(errs, errors.New("--guard-min-changes must not be negative"))
 	}
-	if !c.RFC2136TSIGAXFR {
-		// It used to be accepted and overridden: a setting zonekeeper does not honour is refused.
-		errs = append(errs, errors.New("--rfc2136-tsig-axfr=false (or --rfc2136-axfr=false): zonekeeper always reads its zones by AXFR, without which it could not update or delete records correctly; allow the transfer to its TSIG key and drop the flag"))
-	}
 	if c.WebhookProviderMaxBodySize < 0 {
 		errs = append(errs, errors.New("--webhook-provider-max-body-size must not be negative (0: no limit)"))
 	}
@@ -423,16 +348,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, errors.New("--source=manifest needs --manifest=FILE|DIR"))
 		}
 	}
-	switch c.Provider {
-	case "aws", "coredns", "skydns", "inmemory", "rfc2136", "pdns", "builtin", "webhook":
-	case "":
-		errs = append(errs, errors.New("--provider: a provider is required (aws, coredns, rfc2136, pdns, builtin, inmemory, webhook)"))
-	default:
-		errs = append(errs, fmt.Errorf("--provider=%s: unknown provider (supported: aws, coredns, rfc2136, pdns, builtin, inmemory, webhook)", c.Provider))
-	}
-	if c.WebhookServer && c.Provider == "webhook" {
-		errs = append(errs, errors.New("--webhook-server with --provider=webhook would serve a webhook provider through itself: name the provider to serve (aws, coredns, rfc2136, pdns, builtin, inmemory)"))
-	}
+	errs = append(errs, c.validateProvider()...)
 	if c.WebhookServer && len(c.Views) > 0 {
 		errs = append(errs, errors.New("--webhook-server with --view: the protocol has no views; run one webhook server per view"))
 	}
@@ -469,9 +385,6 @@ func (c *Config) Validate() error {
 	}
 	if c.MinEventSyncInterval < 0 {
 		errs = append(errs, errors.New("--min-event-sync-interval must not be negative"))
-	}
-	if c.LeaderElect && c.Provider == "builtin" {
-		errs = append(errs, errors.New("--leader-elect with --provider=builtin: every replica answers DNS from the records it reconciles itself, so every replica must reconcile; run the replicas without --leader-elect"))
 	}
 	if c.LeaderElect {
 		if c.LeaderElectRenewDeadline >= c.LeaderElectLeaseDuration {

@@ -1,0 +1,67 @@
+// Package kinds is the one table of provider kinds: every value --provider takes. A provider lives in
+// its own directory, where it declares its kind on the struct of its settings (kind.go), and adds one
+// line here: its settings in Settings. Flag parsing, validation, --help, the app and the docs tests
+// read this table.
+package kinds
+
+import (
+	"reflect"
+
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/aws"
+	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
+	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
+	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
+	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
+	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
+	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
+)
+
+// Settings are the settings of every kind, one embedded struct each, in the order --help and the
+// error messages list the kinds. config.Config embeds Settings, so a provider's setting reads as
+// cfg.AWSRegion.
+type Settings struct {
+	aws.AWSFlags
+	coredns.CoreDNSFlags
+	rfc2136.RFC2136Flags
+	pdns.PDNSFlags
+	builtin.BuiltinFlags
+	inmemory.InMemoryFlags
+	webhook.WebhookFlags
+}
+
+// All returns every kind, bound to its part of s.
+func All(s *Settings) []provider.Kind {
+	v := reflect.ValueOf(s).Elem()
+	out := make([]provider.Kind, v.NumField())
+	for i := range out {
+		out[i] = v.Field(i).Addr().Interface().(provider.Settings).Kind()
+	}
+	return out
+}
+
+// SetDefaults sets every kind's settings to their defaults.
+func SetDefaults(s *Settings) {
+	for _, k := range All(s) {
+		k.Defaults()
+	}
+}
+
+// Lookup returns the kind that name (a name or an alias) selects, bound to s.
+func Lookup(s *Settings, name string) (provider.Kind, bool) {
+	for _, k := range All(s) {
+		if k.Is(name) {
+			return k, true
+		}
+	}
+	return provider.Kind{}, false
+}
+
+// Names returns the name of every kind, in table order.
+func Names() []string {
+	var out []string
+	for _, k := range All(&Settings{}) {
+		out = append(out, k.Name)
+	}
+	return out
+}
