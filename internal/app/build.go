@@ -150,6 +150,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		if err != nil {
 			return nil, err
 		}
+		caps := prov.Capabilities()
 		if obs.metrics != nil {
 			prov = obs.metrics.InstrumentProvider(cfg.Provider, prov)
 		}
@@ -178,6 +179,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			Guard: plan.Guard{MaxDeleteFraction: cfg.GuardMaxDeleteFraction, MaxUpdateFraction: cfg.GuardMaxUpdateFraction,
 				MinChanges: cfg.GuardMinChanges, Zones: guardZones(&cfg), Confirmed: cfg.GuardConfirm,
 				Window: cfg.GuardWindow, Settle: guardSettle(cfg)},
+			Capabilities: &caps, ProviderName: cfg.Provider,
 		}, viewLog)
 		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
 	}

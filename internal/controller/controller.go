@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,6 +44,11 @@ type Settings struct {
 	Notifier Notifier
 	// Guard holds back plans that would delete or update too much of a zone (--guard-*).
 	Guard plan.Guard
+	// Capabilities, when set, are the provider's: a create or update it cannot hold (a record type, a
+	// set identifier or a wildcard it lacks) is left out of the changes and reported as a problem on
+	// its object instead of being sent and refused. ProviderName names the provider in the reports.
+	Capabilities *provider.Capabilities
+	ProviderName string
 }
 
 // Controller reconciles a source with a registry.
@@ -98,7 +104,8 @@ type Outcome struct {
 	Changes *plan.Changes
 	// Rejected changes the provider refused; they are retried with backoff.
 	Rejected int
-	// Problems in the sources' input and Conflicts between objects, found in this run.
+	// Problems in the sources' input, and records the provider cannot hold (Settings.Capabilities),
+	// and Conflicts between objects, found in this run.
 	Problems  []endpoint.Problem
 	Conflicts []plan.Conflict
 	// OwnerMismatches are changes left out because another owner holds the record.
@@ -182,12 +189,19 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	c.reportOwnerMismatches(result.OwnerMismatches)
 	c.reportHeld(result.HeldByPolicy)
 
-	changes := c.retries.holdBack(result.Changes, c.now())
+	planned, refused := c.withoutUnholdable(result.Changes)
+	c.reportRefused(refused)
+	problems := slices.Clip(res.Problems)
+	for _, r := range refused {
+		problems = append(problems, r.problem)
+	}
+	report.Problems, report.ProblemList = len(problems), problems
+	changes := c.retries.holdBack(planned, c.now())
 	changes, report.Guard, c.guardRecheck = c.settings.Guard.Check(changes, current, c.settings.OwnerID, &c.guard, c.now())
 	c.reportGuard(report.Guard)
 	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
 	report.HeldByPolicy = result.HeldByPolicy
-	out := Outcome{Changes: changes, Problems: res.Problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
+	out := Outcome{Changes: changes, Problems: problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
 		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard}
 	if !changes.HasChanges() {
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -57,10 +58,23 @@ type Capabilities struct {
 	SetIdentifier bool
 	// Wildcards: a stored "*" label answers for any name below it.
 	Wildcards bool
-	// AtomicPerName: all changes to one name are applied together or not at all.
-	AtomicPerName bool
 	// DefaultTTL used when an endpoint leaves its TTL unset.
 	DefaultTTL endpoint.TTL
+}
+
+// Refuses says why a backend with these capabilities cannot hold e: a record type it does not store,
+// a set identifier, a wildcard name. It returns "" when it can. The controller asks before anything
+// is sent, so such a record is a problem on its object rather than a change the backend refuses.
+func (c Capabilities) Refuses(e *endpoint.Endpoint) string {
+	switch {
+	case !c.Supports(e.RecordType):
+		return fmt.Sprintf("record type %s is not supported (supported: %s)", e.RecordType, strings.Join(c.RecordTypes, ", "))
+	case e.SetIdentifier != "" && !c.SetIdentifier:
+		return fmt.Sprintf("set identifiers are not supported (set identifier %q)", e.SetIdentifier)
+	case !c.Wildcards && slices.Contains(strings.Split(e.DNSName, "."), "*"):
+		return "wildcard names are not supported"
+	}
+	return ""
 }
 
 // Supports reports whether a record type is in the declared list.

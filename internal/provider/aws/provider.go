@@ -90,7 +90,6 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		RecordTypes:   recordTypes,
 		SetIdentifier: true,
 		Wildcards:     true,
-		AtomicPerName: true,
 		DefaultTTL:    DefaultTTL,
 	}
 }

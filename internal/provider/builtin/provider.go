@@ -44,10 +44,9 @@ func New(srv *dnsserver.Server, view string) (*Provider, error) {
 // Capabilities implements provider.Provider.
 func (p *Provider) Capabilities() provider.Capabilities {
 	return provider.Capabilities{
-		RecordTypes:   append([]string(nil), recordTypes...),
-		Wildcards:     true,
-		AtomicPerName: true,
-		DefaultTTL:    endpoint.TTL(p.srv.DefaultTTL()),
+		RecordTypes: append([]string(nil), recordTypes...),
+		Wildcards:   true,
+		DefaultTTL:  endpoint.TTL(p.srv.DefaultTTL()),
 	}
 }
 

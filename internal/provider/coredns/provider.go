@@ -82,7 +82,6 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		RecordTypes:   []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT},
 		SetIdentifier: false,
 		Wildcards:     false,
-		AtomicPerName: true,
 		DefaultTTL:    300,
 	}
 }

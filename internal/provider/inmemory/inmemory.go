@@ -41,7 +41,6 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		},
 		SetIdentifier: true,
 		Wildcards:     true,
-		AtomicPerName: true,
 		DefaultTTL:    300,
 	}
 }

@@ -56,7 +56,6 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		RecordTypes:   recordTypes,
 		SetIdentifier: false,
 		Wildcards:     true,
-		AtomicPerName: false,
 		DefaultTTL:    DefaultTTL,
 	}
 }

@@ -37,7 +37,6 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		RecordTypes:   append([]string(nil), supportedTypes...),
 		SetIdentifier: false,
 		Wildcards:     true,
-		AtomicPerName: true,
 		DefaultTTL:    endpoint.TTL(p.defaultTTL()),
 	}
 }
