@@ -42,3 +42,17 @@ func (p *process) signalQuiet(sig syscall.Signal) {
 		_ = syscall.Kill(-cmd.Process.Pid, sig)
 	}
 }
+
+// Pause stops PowerDNS with SIGSTOP: connections are accepted by the kernel and nothing answers, as in
+// a network partition. Resume (or the test's end) continues it.
+func (p *PowerDNS) Pause(t testing.TB) {
+	t.Helper()
+	p.proc.signal(t, syscall.SIGSTOP)
+	t.Cleanup(func() { p.proc.signalQuiet(syscall.SIGCONT) })
+}
+
+// Resume continues a PowerDNS stopped by Pause.
+func (p *PowerDNS) Resume(t testing.TB) {
+	t.Helper()
+	p.proc.signal(t, syscall.SIGCONT)
+}
