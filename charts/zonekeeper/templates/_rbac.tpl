@@ -37,6 +37,10 @@ contour-httpproxy:
   - {group: projectcontour.io, resource: httpproxies}
 openshift-route:
   - {group: route.openshift.io, resource: routes}
+f5-virtualserver:
+  - {group: cis.f5.com, resource: virtualservers}
+f5-transportserver:
+  - {group: cis.f5.com, resource: transportservers}
 ambassador-host:
   - {group: getambassador.io, resource: hosts}
   - {group: "", resource: services}

@@ -9,6 +9,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/ambassador"
 	"github.com/zonekeeper/zonekeeper/internal/source/contour"
+	"github.com/zonekeeper/zonekeeper/internal/source/f5"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio"
 	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
@@ -34,6 +35,8 @@ func All() []source.Kind {
 		istio.GatewayKind(),
 		istio.VirtualServiceKind(),
 		openshift.Kind(),
+		f5.VirtualServerKind(),
+		f5.TransportServerKind(),
 		ambassador.Kind(),
 	}
 }
