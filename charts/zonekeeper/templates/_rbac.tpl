@@ -44,6 +44,12 @@ f5-transportserver:
 ambassador-host:
   - {group: getambassador.io, resource: hosts}
   - {group: "", resource: services}
+gloo-proxy:{{/* every namespace, as external-dns reads them: a Proxy's VirtualServices, Gateways and Ingresses may be anywhere */}}
+  - {group: gloo.solo.io, resource: proxies, cluster: true}
+  - {group: gateway.solo.io, resource: virtualservices, cluster: true}
+  - {group: gateway.solo.io, resource: gateways, cluster: true}
+  - {group: "", resource: services, cluster: true}
+  - {group: networking.k8s.io, resource: ingresses, cluster: true}
 istio-gateway:
   - {group: networking.istio.io, resource: gateways}
   - {group: "", resource: services}

@@ -11,6 +11,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source/contour"
 	"github.com/zonekeeper/zonekeeper/internal/source/f5"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
+	"github.com/zonekeeper/zonekeeper/internal/source/gloo"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio"
 	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
@@ -38,6 +39,7 @@ func All() []source.Kind {
 		f5.VirtualServerKind(),
 		f5.TransportServerKind(),
 		ambassador.Kind(),
+		gloo.Kind(),
 	}
 }
 

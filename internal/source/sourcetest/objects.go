@@ -51,6 +51,8 @@ func Resource(u *unstructured.Unstructured) schema.GroupVersionResource {
 	r := strings.ToLower(u.GetKind())
 	if strings.HasSuffix(r, "y") && !strings.HasSuffix(r, "ay") && !strings.HasSuffix(r, "ey") && !strings.HasSuffix(r, "oy") {
 		r = strings.TrimSuffix(r, "y") + "ies"
+	} else if strings.HasSuffix(r, "ss") {
+		r += "es" // ingresses, tcpingresses
 	} else {
 		r += "s"
 	}
