@@ -58,7 +58,6 @@ type Config struct {
 	TraefikEnableLegacy            bool
 	TraefikDisableNew              bool
 	OpenShiftRouterName            string
-	GlooNamespaces                 []string
 	GatewayName                    string
 	GatewayNamespace               string
 	GatewayLabelFilter             string
