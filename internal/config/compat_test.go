@@ -17,7 +17,6 @@ func TestRefusedFlags(t *testing.T) {
 		"--aws-sd-service-cleanup":                      "--aws-sd-service-cleanup: the aws-sd provider",
 		"--rfc2136-gss-tsig":                            "--rfc2136-gss-tsig: not implemented by zonekeeper: GSS-TSIG",
 		"--rfc2136-load-balancing-strategy=round-robin": "--rfc2136-load-balancing-strategy: not implemented",
-		"--gloo-namespace=g":                            "--gloo-namespace: this source is not part of zonekeeper",
 		"--coredns-strictly-owned":                      "--coredns-strictly-owned: not implemented",
 	} {
 		_, _, err := Parse("z", append(base, strings.Fields(args)...), env(nil), io.Discard)

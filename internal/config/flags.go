@@ -75,6 +75,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.TraefikEnableLegacy, "traefik-enable-legacy", cfg.TraefikEnableLegacy, "traefik-proxy source: also read IngressRoutes of the legacy traefik.containo.us API group")
 	fs.BoolVar(&cfg.TraefikDisableNew, "traefik-disable-new", cfg.TraefikDisableNew, "traefik-proxy source: do not read IngressRoutes of the traefik.io API group")
 	fs.StringVar(&cfg.OpenShiftRouterName, "openshift-router-name", cfg.OpenShiftRouterName, "openshift-route source: publish a Route as the router of this name admitted it (status.ingress[].routerName), not the first admitting router")
+	list(&cfg.GlooNamespaces, "gloo-namespace", "gloo-proxy source: a namespace whose Gloo Proxies are published (repeatable; default gloo-system)")
 	fs.BoolVar(&cfg.PublishInternalServices, "publish-internal-services", cfg.PublishInternalServices, "publish ClusterIP services")
 	fs.BoolVar(&cfg.PublishHostIP, "publish-host-ip", cfg.PublishHostIP, "publish the host IP of pods behind headless services")
 	fs.BoolVar(&cfg.AlwaysPublishNotReadyAddresses, "always-publish-not-ready-addresses", cfg.AlwaysPublishNotReadyAddresses, "publish not-ready addresses of headless services")

@@ -51,8 +51,10 @@ func TestRecordsTheProviderCannotHoldAreProblemsOnTheirObjects(t *testing.T) {
 	notes := &problemRecorder{}
 	logs := &testbed.LogBuffer{}
 	src := &listSource{}
+	var last Report
 	c := New(src, reg, Settings{OwnerID: "test", Policy: plan.PolicySync, ManagedRecordTypes: []string{"A", "MX"},
-		Capabilities: &caps, ProviderName: "coredns", Notifier: notes}, slog.New(slog.NewTextHandler(logs, nil)))
+		Capabilities: &caps, ProviderName: "coredns", Notifier: notes, Observer: observerFunc(func(r Report) { last = r })},
+		slog.New(slog.NewTextHandler(logs, nil)))
 	wildcard := a("*.apps.example.com", "192.0.2.9", "ingress/default/apps")
 	src.set(nil, wildcard, a("web.example.com", "192.0.2.1", "service/default/web"))
 	if _, err := c.RunOnce(context.Background()); err != nil { // wildcards still allowed: created
@@ -93,6 +95,9 @@ func TestRecordsTheProviderCannotHoldAreProblemsOnTheirObjects(t *testing.T) {
 		if want[pr.Object.String()] != pr.Value || pr.Field != "record" || !strings.Contains(pr.Reason, "the coredns provider cannot hold it") {
 			t.Errorf("problem %+v does not name its object and record as %v", pr, want)
 		}
+	}
+	if last.Problems != len(want) || len(last.ProblemList) != len(want) { // the DNSEndpoint status reads them there
+		t.Errorf("the report lists %d problems (%v), want %d", last.Problems, last.ProblemList, len(want))
 	}
 	for _, line := range []string{"action=UPDATE record=*.apps.example.com type=A", "action=CREATE record=eu.example.com type=A",
 		"action=CREATE record=example.com type=MX", "wildcard names are not supported", "set identifiers are not supported",

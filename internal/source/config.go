@@ -62,6 +62,9 @@ type Config struct {
 	// OpenShiftRouterName (--openshift-router-name) makes the openshift-route source read the status of
 	// that router only.
 	OpenShiftRouterName string
+	// GlooNamespaces (--gloo-namespace) are the namespaces whose Proxies the gloo-proxy source publishes;
+	// empty means gloo-system.
+	GlooNamespaces []string
 	// GatewayName (--gateway-name), GatewayNamespace (--gateway-namespace) and GatewayLabelFilter
 	// (--gateway-label-filter) select the parent Gateways the gateway-* sources follow.
 	GatewayName, GatewayNamespace, GatewayLabelFilter string

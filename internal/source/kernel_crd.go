@@ -26,6 +26,10 @@ type CRDKind struct {
 	Read func(o *Object, u *unstructured.Unstructured) (names []string, targets Targets, view any, ok bool)
 	// NoTemplate: --fqdn-template does not apply to this kind (external-dns's ambassador-host ignores it).
 	NoTemplate bool
+	// TTLOnly: the records carry the resource label and the ttl annotation only, as external-dns's f5
+	// sources write them; the hostname, set-identifier, alias and provider-specific annotations are not
+	// read, and each one set on an object is reported.
+	TTLOnly bool
 }
 
 // CRDSource publishes custom resources read through the dynamic client, kind by kind in the order
@@ -164,6 +168,9 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	if !ok {
 		return nil
 	}
+	if kd.TTLOnly {
+		o.in.reportUnread(kd.Kind, ttlOnlyUnread)
+	}
 	if set, combine := s.k.HasTemplate(); set && !kd.NoTemplate && (combine || len(names) == 0) {
 		if tv, typed := view.(interface{ SetGroupVersionKind(schema.GroupVersionKind) }); typed {
 			tv.SetGroupVersionKind(kd.GVR.GroupVersion().WithKind(kd.Kind)) // objects from a watch have none
@@ -173,13 +180,22 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	if len(names) == 0 || targets.Empty() {
 		return nil
 	}
-	meta := o.Meta(kd.Label + "/" + u.GetNamespace() + "/" + u.GetName())
+	resource := kd.Label + "/" + u.GetNamespace() + "/" + u.GetName()
+	var meta RecordMeta
+	if kd.TTLOnly {
+		meta = RecordMeta{m: recordMeta{resource: resource, ttl: o.in.ttl()}}
+	} else {
+		meta = o.Meta(resource)
+	}
 	var eps []*endpoint.Endpoint
 	for _, n := range names {
 		eps = append(eps, meta.Endpoints(n, targets)...)
 	}
 	return eps
 }
+
+// ttlOnlyUnread are the annotations a TTLOnly kind does not read (provider-specific ones aside).
+var ttlOnlyUnread = []string{keyHostname, keySetIdentifier, keyAlias}
 
 // LoadBalancerTargets returns every ingress IP and hostname of a load balancer status read from field
 // of o ("status.loadBalancer").

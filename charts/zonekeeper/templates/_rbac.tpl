@@ -37,9 +37,19 @@ contour-httpproxy:
   - {group: projectcontour.io, resource: httpproxies}
 openshift-route:
   - {group: route.openshift.io, resource: routes}
+f5-virtualserver:
+  - {group: cis.f5.com, resource: virtualservers}
+f5-transportserver:
+  - {group: cis.f5.com, resource: transportservers}
 ambassador-host:
   - {group: getambassador.io, resource: hosts}
   - {group: "", resource: services}
+gloo-proxy:{{/* every namespace, as external-dns reads them: a Proxy's VirtualServices, Gateways and Ingresses may be anywhere */}}
+  - {group: gloo.solo.io, resource: proxies, cluster: true}
+  - {group: gateway.solo.io, resource: virtualservices, cluster: true}
+  - {group: gateway.solo.io, resource: gateways, cluster: true}
+  - {group: "", resource: services, cluster: true}
+  - {group: networking.k8s.io, resource: ingresses, cluster: true}
 istio-gateway:
   - {group: networking.istio.io, resource: gateways}
   - {group: "", resource: services}
@@ -47,8 +57,6 @@ istio-virtualservice:
   - {group: networking.istio.io, resource: virtualservices}
   - {group: networking.istio.io, resource: gateways}
   - {group: "", resource: services}
-kong-tcpingress:
-  - {group: configuration.konghq.com, resource: tcpingresses}
 {{- range $route := list "httproute" "grpcroute" "tlsroute" "tcproute" "udproute" }}
 gateway-{{ $route }}:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}

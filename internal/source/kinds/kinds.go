@@ -9,9 +9,10 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/ambassador"
 	"github.com/zonekeeper/zonekeeper/internal/source/contour"
+	"github.com/zonekeeper/zonekeeper/internal/source/f5"
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
+	"github.com/zonekeeper/zonekeeper/internal/source/gloo"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio"
-	"github.com/zonekeeper/zonekeeper/internal/source/kong"
 	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
@@ -35,8 +36,10 @@ func All() []source.Kind {
 		istio.GatewayKind(),
 		istio.VirtualServiceKind(),
 		openshift.Kind(),
+		f5.VirtualServerKind(),
+		f5.TransportServerKind(),
 		ambassador.Kind(),
-		kong.Kind(),
+		gloo.Kind(),
 	}
 }
 

@@ -44,28 +44,15 @@ func Object(apiVersion, kind, namespace, name string, annotations map[string]str
 	return u
 }
 
-// LoadBalancerEntries are load balancer status entries, {ip: ...} for each of ips, then {hostname: ...}
-// for each of hostnames, as a status.loadBalancer.ingress list holds them.
-func LoadBalancerEntries(ips, hostnames []string) []any {
-	var out []any
-	for _, ip := range ips {
-		out = append(out, map[string]any{"ip": ip})
-	}
-	for _, h := range hostnames {
-		out = append(out, map[string]any{"hostname": h})
-	}
-	return out
-}
-
 // Resource is the resource of a custom resource's kind: its lower-case plural ("httpproxies",
-// "gateways", "tcpingresses").
+// "gateways").
 func Resource(u *unstructured.Unstructured) schema.GroupVersionResource {
 	gv, _ := schema.ParseGroupVersion(u.GetAPIVersion())
 	r := strings.ToLower(u.GetKind())
 	if strings.HasSuffix(r, "y") && !strings.HasSuffix(r, "ay") && !strings.HasSuffix(r, "ey") && !strings.HasSuffix(r, "oy") {
 		r = strings.TrimSuffix(r, "y") + "ies"
 	} else if strings.HasSuffix(r, "ss") {
-		r += "es" // tcpingresses
+		r += "es" // ingresses, tcpingresses
 	} else {
 		r += "s"
 	}

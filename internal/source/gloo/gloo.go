@@ -1,0 +1,300 @@
+// Package gloo is the gloo-proxy source: Gloo Edge Proxies (gloo.solo.io/v1), with the VirtualServices
+// (gateway.solo.io/v1) their virtual hosts came from, read through the dynamic client into small views.
+//
+// The semantics are external-dns's: every domain of every virtual host of a Proxy in a
+// --gloo-namespace namespace is a name; the record metadata (ttl, set-identifier, provider-specific)
+// comes from the annotations of the host's VirtualServices; the targets are the Proxy's target
+// annotation, else the load balancer of the Ingress that its Gateways' ingress annotation names, else
+// the load balancer of the Service named like the Proxy in its namespace.
+package gloo
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kubeinformers "k8s.io/client-go/informers"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// Source publishes Proxies.
+type Source struct {
+	k *source.Kernel
+	// namespaces are --gloo-namespace: only Proxies there are published.
+	namespaces map[string]bool
+	st         stores
+	handlers   source.Handlers
+	// static: the objects come from manifests; no Events.
+	static bool
+}
+
+// stores are the caches the source reads, in every namespace.
+type stores struct {
+	proxies, vservices, gateways, services, ingresses cache.Indexer
+}
+
+var (
+	_ source.Source       = (*Source)(nil)
+	_ source.ObjectLookup = (*Source)(nil)
+)
+
+func newKernel(cfg source.Config) (*source.Kernel, map[string]bool, error) {
+	k, err := source.NewKernel(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	nss := cfg.GlooNamespaces
+	if len(nss) == 0 {
+		nss = []string{DefaultNamespace}
+	}
+	set := map[string]bool{}
+	for _, ns := range nss {
+		set[ns] = true
+	}
+	return k, set, nil
+}
+
+// DefaultNamespace is --gloo-namespace's default, Gloo's install namespace.
+const DefaultNamespace = "gloo-system"
+
+// newSource starts the informers (all namespaces) and waits for their caches.
+func newSource(ctx context.Context, env source.Env) (source.Source, error) {
+	k, nss, err := newKernel(env.Config)
+	if err != nil {
+		return nil, err
+	}
+	if env.Kube == nil || env.Dynamic == nil {
+		return nil, fmt.Errorf("gloo-proxy needs the Kubernetes API")
+	}
+	s := &Source{k: k, namespaces: nss}
+	kube := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0, kubeinformers.WithTransform(source.TrimObject))
+	svcInf := kube.Core().V1().Services().Informer()
+	ingInf := kube.Networking().V1().Ingresses().Informer()
+	s.st.services, s.st.ingresses = svcInf.GetIndexer(), ingInf.GetIndexer()
+	watched := map[string]cache.SharedIndexInformer{"services": svcInf, "ingresses.networking.k8s.io": ingInf}
+	if err := source.StartAndSync(ctx, watched, &s.handlers, kube.Start); err != nil {
+		return nil, err
+	}
+	idx, err := source.WatchDynamic(ctx, env.Dynamic, "", &s.handlers, ProxyResource, VirtualServiceResource, GatewayResource)
+	if err != nil {
+		return nil, err
+	}
+	s.st.proxies, s.st.vservices, s.st.gateways = idx[0], idx[1], idx[2]
+	return s, nil
+}
+
+// AddEventHandler registers fn for every change of a watched object.
+func (s *Source) AddEventHandler(fn func()) { s.handlers.Add(fn) }
+
+// LookupObject finds a Proxy (kind "Proxy" or the resource label kind "proxy") or a VirtualService,
+// for Events.
+func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
+	switch {
+	case s.static:
+		return nil, false
+	case source.KindMatches(kind, proxyKind, label):
+		return source.LookupDynamic(namespace, name, []schema.GroupVersionKind{ProxyResource.GroupVersion().WithKind(proxyKind)}, []cache.Indexer{s.st.proxies})
+	case source.KindMatches(kind, vsKind):
+		return source.LookupDynamic(namespace, name, []schema.GroupVersionKind{VirtualServiceResource.GroupVersion().WithKind(vsKind)}, []cache.Indexer{s.st.vservices})
+	}
+	return nil, false
+}
+
+const vsKind = "VirtualService"
+
+// Endpoints returns the records of every admitted Proxy in the --gloo-namespace namespaces, in
+// namespace/name order, merged as external-dns merges them.
+func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
+	var problems source.Problems
+	var eps []*endpoint.Endpoint
+	for _, u := range source.SortedObjects(s.st.proxies) {
+		if err := ctx.Err(); err != nil {
+			return source.Result{}, err
+		}
+		if s.namespaces[u.GetNamespace()] {
+			eps = append(eps, s.proxyEndpoints(u, &problems)...)
+		}
+	}
+	return source.Result{Endpoints: source.MergeEndpoints(eps), Problems: problems.Items()}, nil
+}
+
+func (s *Source) proxyEndpoints(u *unstructured.Unstructured, problems *source.Problems) []*endpoint.Endpoint {
+	o := s.k.Object(endpoint.ObjectRef{Kind: proxyKind, Namespace: u.GetNamespace(), Name: u.GetName()}, u.GetAnnotations(), problems)
+	if !o.Admitted(u.GetLabels()) {
+		return nil
+	}
+	p := &proxyView{}
+	if !o.DecodeView(u, p) {
+		return nil
+	}
+	targets, ok := s.targets(o, p)
+	if !ok || targets.Empty() {
+		return nil
+	}
+	resource := label + "/" + u.GetNamespace() + "/" + u.GetName()
+	var eps []*endpoint.Endpoint
+	for li, l := range p.Spec.Listeners {
+		for vi, vh := range l.virtualHosts() {
+			meta, ok := s.hostMeta(o, vh, resource, problems)
+			if !ok {
+				continue
+			}
+			for di, d := range vh.Domains {
+				if d == "*" { // Envoy's catch-all host, not a name
+					continue
+				}
+				field := fmt.Sprintf("spec.listeners[%d] virtual host %d domains[%d]", li, vi, di)
+				if n := o.NormalizeHost(field, strings.TrimSuffix(d, ".")); n != "" {
+					eps = append(eps, meta.Endpoints(n, targets)...)
+				}
+			}
+		}
+	}
+	return eps
+}
+
+// hostMeta returns the record metadata of a virtual host: from the annotations of the VirtualServices
+// it came from (later ones win, as external-dns merges them). A VirtualService that is not found is a
+// Problem on the Proxy, and the host has no records.
+func (s *Source) hostMeta(o *source.Object, vh virtualHostView, resource string, problems *source.Problems) (source.RecordMeta, bool) {
+	ann := map[string]string{}
+	var from *unstructured.Unstructured
+	add := func(kind, ns, name string) bool {
+		if kind != sourceVirtualService {
+			return true
+		}
+		vs, found := getUnstructured(s.st.vservices, ns, name)
+		if !found {
+			o.Problem("spec.listeners virtual host metadata", ns+"/"+name, "VirtualService not found")
+			return false
+		}
+		maps.Copy(ann, vs.GetAnnotations())
+		from = vs
+		return true
+	}
+	for _, src := range vh.Metadata.Sources {
+		if !add(src.Kind, src.Namespace, src.Name) {
+			return source.RecordMeta{}, false
+		}
+	}
+	for _, src := range vh.MetadataStatic.Sources {
+		if !add(src.ResourceKind, src.ResourceRef.Namespace, src.ResourceRef.Name) {
+			return source.RecordMeta{}, false
+		}
+	}
+	ref := o.Ref()
+	if from != nil {
+		ref = endpoint.ObjectRef{Kind: vsKind, Namespace: from.GetNamespace(), Name: from.GetName()}
+	}
+	return s.k.Object(ref, ann, problems).Meta(resource), true
+}
+
+// targets returns a Proxy's targets: its target annotation, else the load balancer of the Ingress its
+// Gateways name, else the load balancer of its Service. ok is false when a reference is broken (the
+// Problem is recorded).
+func (s *Source) targets(o *source.Object, p *proxyView) (source.Targets, bool) {
+	if t, present := o.TargetAnnotation(); present {
+		return t, true
+	}
+	var t source.Targets
+	for li, l := range p.Spec.Listeners {
+		for _, src := range l.MetadataStatic.Sources {
+			if src.ResourceKind != sourceGateway {
+				continue
+			}
+			ns, name := src.ResourceRef.Namespace, src.ResourceRef.Name
+			gw, found := getUnstructured(s.st.gateways, ns, name)
+			if !found {
+				o.Problem(fmt.Sprintf("spec.listeners[%d].metadataStatic", li), ns+"/"+name, "Gateway not found")
+				return source.Targets{}, false
+			}
+			key, ref := s.ingressAnnotation(gw.GetAnnotations())
+			if ref == "" {
+				continue
+			}
+			ing, err := s.ingress(gw.GetNamespace(), ref)
+			if err != nil {
+				o.Problem("Gateway "+gw.GetNamespace()+"/"+gw.GetName()+" metadata.annotations["+key+"]", ref, err.Error())
+				return source.Targets{}, false
+			}
+			field := "Ingress " + ing.Namespace + "/" + ing.Name + " status.loadBalancer.ingress"
+			for i, in := range ing.Status.LoadBalancer.Ingress {
+				switch {
+				case in.IP != "":
+					t.Add(o, fmt.Sprintf("%s[%d].ip", field, i), in.IP)
+				case in.Hostname != "":
+					t.Add(o, fmt.Sprintf("%s[%d].hostname", field, i), in.Hostname)
+				}
+			}
+		}
+	}
+	if !t.Empty() {
+		return t, true
+	}
+	return s.serviceTargets(o, p.Namespace, p.Name)
+}
+
+// serviceTargets returns the load balancer addresses of the Service named like the Proxy; a Service of
+// another type gives none.
+func (s *Source) serviceTargets(o *source.Object, namespace, name string) (source.Targets, bool) {
+	obj, found, _ := s.st.services.GetByKey(namespace + "/" + name)
+	svc, isSvc := obj.(*corev1.Service)
+	if !found || !isSvc {
+		o.Problem("metadata.name", name, "no Service "+namespace+"/"+name+" for the Proxy's targets (or set the target annotation)")
+		return source.Targets{}, false
+	}
+	if svc.Spec.Type != corev1.ServiceTypeLoadBalancer {
+		return source.Targets{}, true
+	}
+	return source.LoadBalancerTargets(o, svc.Status.LoadBalancer, "Service "+namespace+"/"+name+" status.loadBalancer"), true
+}
+
+// keyIngress is external-dns's ingress annotation (without prefix), on a Gloo Gateway: "namespace/name"
+// or "name" (in the Gateway's namespace) of an Ingress whose load balancer serves the Proxy.
+const keyIngress = "ingress"
+
+// ingressAnnotation returns the ingress annotation under the prefixes the kernel reads.
+func (s *Source) ingressAnnotation(ann map[string]string) (key, value string) {
+	prefixes := []string{source.PrefixGA, source.PrefixAlpha}
+	if p := s.k.Config().AnnotationPrefix; p != "" {
+		prefixes = []string{p}
+	}
+	for _, p := range prefixes {
+		if v := ann[p+keyIngress]; v != "" {
+			return p + keyIngress, v
+		}
+	}
+	return "", ""
+}
+
+func (s *Source) ingress(gatewayNamespace, ref string) (*networkingv1.Ingress, error) {
+	ns, name := gatewayNamespace, ref
+	switch parts := strings.Split(ref, "/"); len(parts) {
+	case 1:
+	case 2:
+		ns, name = parts[0], parts[1]
+	default:
+		return nil, fmt.Errorf("not namespace/name or name")
+	}
+	obj, found, _ := s.st.ingresses.GetByKey(ns + "/" + name)
+	ing, ok := obj.(*networkingv1.Ingress)
+	if !found || !ok {
+		return nil, fmt.Errorf("Ingress %s/%s not found", ns, name)
+	}
+	return ing, nil
+}
+
+func getUnstructured(idx cache.Indexer, namespace, name string) (*unstructured.Unstructured, bool) {
+	obj, found, _ := idx.GetByKey(namespace + "/" + name)
+	u, ok := obj.(*unstructured.Unstructured)
+	return u, found && ok
+}
