@@ -91,7 +91,7 @@ func checkChartReads(t *testing.T, kind source.Kind, name string, values []strin
 
 // External-dns sources zonekeeper does not implement are refused by the chart, naming the supported ones.
 func TestChartRefusesSourcesZonekeeperLacks(t *testing.T) {
-	for _, name := range []string{"ambassador-host", "kong-tcpingress", "no-such-source"} {
+	for _, name := range []string{"connector", "fake", "no-such-source"} {
 		if _, ok := sourcekinds.Lookup(name); ok {
 			continue
 		}

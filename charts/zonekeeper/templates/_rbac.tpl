@@ -57,6 +57,8 @@ istio-virtualservice:
   - {group: networking.istio.io, resource: virtualservices}
   - {group: networking.istio.io, resource: gateways}
   - {group: "", resource: services}
+kong-tcpingress:
+  - {group: configuration.konghq.com, resource: tcpingresses}
 {{- range $route := list "httproute" "grpcroute" "tlsroute" "tcproute" "udproute" }}
 gateway-{{ $route }}:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}

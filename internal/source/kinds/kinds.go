@@ -13,6 +13,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source/gateway"
 	"github.com/zonekeeper/zonekeeper/internal/source/gloo"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio"
+	"github.com/zonekeeper/zonekeeper/internal/source/kong"
 	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
@@ -39,6 +40,7 @@ func All() []source.Kind {
 		f5.VirtualServerKind(),
 		f5.TransportServerKind(),
 		ambassador.Kind(),
+		kong.Kind(),
 		gloo.Kind(),
 	}
 }

@@ -44,6 +44,19 @@ func Object(apiVersion, kind, namespace, name string, annotations map[string]str
 	return u
 }
 
+// LoadBalancerEntries are load balancer status entries, {ip: ...} for each of ips, then {hostname: ...}
+// for each of hostnames, as a status.loadBalancer.ingress list holds them.
+func LoadBalancerEntries(ips, hostnames []string) []any {
+	var out []any
+	for _, ip := range ips {
+		out = append(out, map[string]any{"ip": ip})
+	}
+	for _, h := range hostnames {
+		out = append(out, map[string]any{"hostname": h})
+	}
+	return out
+}
+
 // Resource is the resource of a custom resource's kind: its lower-case plural ("httpproxies",
 // "gateways").
 func Resource(u *unstructured.Unstructured) schema.GroupVersionResource {

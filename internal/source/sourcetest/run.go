@@ -2,6 +2,8 @@ package sourcetest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -24,4 +26,23 @@ func Endpoints(t testing.TB, kind source.Kind, env source.Env, cfg source.Config
 		t.Fatal(err)
 	}
 	return src, Describe(res.Endpoints), res.Problems
+}
+
+// ManifestEndpoints writes yaml to a manifest file and reads it with kind's static source (zonekeeper
+// plan, --source=manifest) and cfg; it returns the endpoints (as Describe lists them) and problems.
+func ManifestEndpoints(t testing.TB, yaml string, kind source.Kind, cfg source.Config) ([]string, []endpoint.Problem) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "objects.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := source.NewManifestWith(path, cfg, []source.Kind{kind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := m.Endpoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Describe(res.Endpoints), res.Problems
 }
