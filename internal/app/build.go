@@ -235,6 +235,7 @@ func sourceConfig(cfg config.Config) source.Config {
 		TraefikEnableLegacy:            cfg.TraefikEnableLegacy,
 		TraefikDisableNew:              cfg.TraefikDisableNew,
 		OpenShiftRouterName:            cfg.OpenShiftRouterName,
+		SkipperRouteGroupVersion:       cfg.SkipperRouteGroupVersion,
 		GlooNamespaces:                 cfg.GlooNamespaces,
 		DefaultTargets:                 cfg.DefaultTargets,
 		GatewayName:                    cfg.GatewayName,

@@ -46,7 +46,6 @@ func refusedFlags() map[string]refusedFlag {
 		"rfc2136-kerberos-password":              {reason: "GSS-TSIG is not supported; use a TSIG key"},
 		"zone-name-filter":                       {reason: notFeature + " (use --domain-filter or --zone-id-filter)"},
 		"rfc2136-load-balancing-strategy":        {reason: notFeature + ": several --rfc2136-host are tried in order (failover)", harmless: "disabled"},
-		"skipper-routegroup-groupversion":        {reason: notSource + " (skipper-routegroup)"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},
 		"crd-registry-namespace":                 {reason: notFeature + " yet: --registry=crd (external-dns v0.23); ownership is kept in TXT records (--registry=txt)"},

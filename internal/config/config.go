@@ -58,6 +58,7 @@ type Config struct {
 	TraefikEnableLegacy            bool
 	TraefikDisableNew              bool
 	OpenShiftRouterName            string
+	SkipperRouteGroupVersion       string
 	GlooNamespaces                 []string
 	GatewayName                    string
 	GatewayNamespace               string

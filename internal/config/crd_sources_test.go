@@ -42,3 +42,25 @@ func TestOpenShiftRouterNameFlag(t *testing.T) {
 		t.Errorf("from the environment: %v %q", err, cfg.OpenShiftRouterName)
 	}
 }
+
+// --skipper-routegroup-groupversion is honoured (it used to be refused while the source was missing); a
+// value that is not <group>/<version> is refused with --source=skipper-routegroup, and ignored without it,
+// as external-dns ignores it.
+func TestSkipperRouteGroupVersionFlag(t *testing.T) {
+	base := []string{"--provider=inmemory", "--source=skipper-routegroup"}
+	cfg, _, err := Parse("z", append(base, "--skipper-routegroup-groupversion=zalando.org/v2"), env(nil), io.Discard)
+	if err != nil || cfg.SkipperRouteGroupVersion != "zalando.org/v2" {
+		t.Errorf("--skipper-routegroup-groupversion=zalando.org/v2: %v %q", err, cfg.SkipperRouteGroupVersion)
+	}
+	cfg, _, err = Parse("z", base, env(map[string]string{"EXTERNAL_DNS_SKIPPER_ROUTEGROUP_GROUPVERSION": "routing.example.org/v1"}), io.Discard)
+	if err != nil || cfg.SkipperRouteGroupVersion != "routing.example.org/v1" {
+		t.Errorf("from the environment: %v %q", err, cfg.SkipperRouteGroupVersion)
+	}
+	_, _, err = Parse("z", append(base, "--skipper-routegroup-groupversion=v1"), env(nil), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "--skipper-routegroup-groupversion=v1: want <group>/<version>") {
+		t.Errorf("a version without a group: %v", err)
+	}
+	if _, _, err := Parse("z", []string{"--provider=inmemory", "--source=service", "--skipper-routegroup-groupversion=v1"}, env(nil), io.Discard); err != nil {
+		t.Errorf("without the skipper-routegroup source: %v", err)
+	}
+}

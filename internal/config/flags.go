@@ -15,6 +15,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/flagvalue"
 	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/source/kinds"
+	"github.com/zonekeeper/zonekeeper/internal/source/skipper"
 )
 
 // acceptedNoOp lists external-dns flags that zonekeeper accepts for compatibility but does not need:
@@ -75,6 +76,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.TraefikEnableLegacy, "traefik-enable-legacy", cfg.TraefikEnableLegacy, "traefik-proxy source: also read IngressRoutes of the legacy traefik.containo.us API group")
 	fs.BoolVar(&cfg.TraefikDisableNew, "traefik-disable-new", cfg.TraefikDisableNew, "traefik-proxy source: do not read IngressRoutes of the traefik.io API group")
 	fs.StringVar(&cfg.OpenShiftRouterName, "openshift-router-name", cfg.OpenShiftRouterName, "openshift-route source: publish a Route as the router of this name admitted it (status.ingress[].routerName), not the first admitting router")
+	fs.StringVar(&cfg.SkipperRouteGroupVersion, "skipper-routegroup-groupversion", cfg.SkipperRouteGroupVersion, "skipper-routegroup source: the <group>/<version> of the RouteGroups to read (default "+skipper.DefaultGroupVersion+")")
 	list(&cfg.GlooNamespaces, "gloo-namespace", "gloo-proxy source: a namespace whose Gloo Proxies are published (repeatable; default gloo-system)")
 	fs.BoolVar(&cfg.PublishInternalServices, "publish-internal-services", cfg.PublishInternalServices, "publish ClusterIP services")
 	fs.BoolVar(&cfg.PublishHostIP, "publish-host-ip", cfg.PublishHostIP, "publish the host IP of pods behind headless services")
@@ -372,6 +374,9 @@ func (c *Config) Validate() error {
 	}
 	if c.TraefikDisableNew && !c.TraefikEnableLegacy && slices.Contains(c.Sources, "traefik-proxy") {
 		errs = append(errs, errors.New("--traefik-disable-new without --traefik-enable-legacy leaves --source=traefik-proxy nothing to read"))
+	}
+	if _, err := skipper.ParseGroupVersion(c.SkipperRouteGroupVersion); err != nil && slices.Contains(c.Sources, "skipper-routegroup") {
+		errs = append(errs, err)
 	}
 	if c.IgnoreHostnameAnnotation && c.FQDNTemplate == "" {
 		errs = append(errs, errors.New("--ignore-hostname-annotation needs --fqdn-template"))

@@ -62,6 +62,9 @@ type Config struct {
 	// OpenShiftRouterName (--openshift-router-name) makes the openshift-route source read the status of
 	// that router only.
 	OpenShiftRouterName string
+	// SkipperRouteGroupVersion (--skipper-routegroup-groupversion) is the group and version the
+	// skipper-routegroup source reads RouteGroups in; empty means zalando.org/v1.
+	SkipperRouteGroupVersion string
 	// GlooNamespaces (--gloo-namespace) are the namespaces whose Proxies the gloo-proxy source publishes;
 	// empty means gloo-system.
 	GlooNamespaces []string

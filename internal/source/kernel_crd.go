@@ -200,13 +200,19 @@ var ttlOnlyUnread = []string{keyHostname, keySetIdentifier, keyAlias}
 // LoadBalancerTargets returns every ingress IP and hostname of a load balancer status read from field
 // of o ("status.loadBalancer").
 func LoadBalancerTargets(o *Object, lb corev1.LoadBalancerStatus, field string) Targets {
+	return IngressTargets(o, lb.Ingress, field+".ingress")
+}
+
+// IngressTargets returns every IP and hostname of a list of load balancer ingress points read from field
+// of o ("status.loadBalancer.ingress"; a Skipper RouteGroup's "status.loadBalancer.routegroup").
+func IngressTargets(o *Object, ingress []corev1.LoadBalancerIngress, field string) Targets {
 	var t Targets
-	for i, in := range lb.Ingress {
+	for i, in := range ingress {
 		if in.IP != "" {
-			t.Add(o, fmt.Sprintf("%s.ingress[%d].ip", field, i), in.IP)
+			t.Add(o, fmt.Sprintf("%s[%d].ip", field, i), in.IP)
 		}
 		if in.Hostname != "" {
-			t.Add(o, fmt.Sprintf("%s.ingress[%d].hostname", field, i), in.Hostname)
+			t.Add(o, fmt.Sprintf("%s[%d].hostname", field, i), in.Hostname)
 		}
 	}
 	return t

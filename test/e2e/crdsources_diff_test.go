@@ -51,6 +51,14 @@ type diffSet struct {
 // compareWithExternalDNS runs each set against each peer; base names the sources and the cluster.
 func compareWithExternalDNS(t *testing.T, base []string, sets []diffSet) {
 	t.Helper()
+	compareWithExternalDNSEnv(t, base, nil, sets)
+}
+
+// compareWithExternalDNSEnv is compareWithExternalDNS with peerEnv ("NAME=value") added to the
+// environment of external-dns (SSL_CERT_FILE for its skipper source, which verifies the API server with
+// the system roots).
+func compareWithExternalDNSEnv(t *testing.T, base, peerEnv []string, sets []diffSet) {
+	t.Helper()
 	peers := testbed.ExternalDNSPeers(t)
 	etcd := testbed.StartEtcd(t)
 	t.Setenv("ETCD_URLS", etcd.Endpoint) // the coredns provider reads it from the process environment
@@ -67,7 +75,7 @@ func compareWithExternalDNS(t *testing.T, base []string, sets []diffSet) {
 				cmd := exec.CommandContext(ctx, peer.Binary, append(append(args, peer.Args...), "--once", "--log-level=debug", "--coredns-prefix="+edP,
 					// Not :7979: other tests may run an external-dns at the same time.
 					fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t)))...)
-				cmd.Env = append(os.Environ(), "ETCD_URLS="+etcd.Endpoint)
+				cmd.Env = append(append(os.Environ(), "ETCD_URLS="+etcd.Endpoint), peerEnv...)
 				out, err := cmd.CombinedOutput()
 				if err != nil {
 					t.Fatalf("external-dns: %v\n%s", err, tail(string(out), 6000))
@@ -133,6 +141,13 @@ func compareWithExternalDNS(t *testing.T, base []string, sets []diffSet) {
 // returns the flags that point --source at it.
 func crdCluster(t *testing.T, install func(testing.TB, *testbed.KubeAPIServer) []string, source string, objs []*unstructured.Unstructured) []string {
 	t.Helper()
+	_, flags := crdClusterServer(t, install, source, objs)
+	return flags
+}
+
+// crdClusterServer is crdCluster, also returning the API server.
+func crdClusterServer(t *testing.T, install func(testing.TB, *testbed.KubeAPIServer) []string, source string, objs []*unstructured.Unstructured) (*testbed.KubeAPIServer, []string) {
+	t.Helper()
 	kube := testbed.StartKubeAPIServer(t)
 	install(t, kube)
 	dyn, err := dynamic.NewForConfig(kube.Config)
@@ -140,5 +155,5 @@ func crdCluster(t *testing.T, install func(testing.TB, *testbed.KubeAPIServer) [
 		t.Fatal(err)
 	}
 	sourcetest.Create(t, kube.Client(t), dyn, objs...)
-	return []string{"--kubeconfig=" + kube.Kubeconfig, "--source=" + source}
+	return kube, []string{"--kubeconfig=" + kube.Kubeconfig, "--source=" + source}
 }

@@ -59,6 +59,8 @@ istio-virtualservice:
   - {group: "", resource: services}
 kong-tcpingress:
   - {group: configuration.konghq.com, resource: tcpingresses}
+skipper-routegroup:{{/* get, list and watch only: external-dns's chart also grants routegroups/status, which neither writes */}}
+  - {group: zalando.org, resource: routegroups}
 {{- range $route := list "httproute" "grpcroute" "tlsroute" "tcproute" "udproute" }}
 gateway-{{ $route }}:
   - {group: gateway.networking.k8s.io, resource: gateways, cluster: true}

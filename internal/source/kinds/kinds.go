@@ -15,6 +15,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source/istio"
 	"github.com/zonekeeper/zonekeeper/internal/source/kong"
 	"github.com/zonekeeper/zonekeeper/internal/source/openshift"
+	"github.com/zonekeeper/zonekeeper/internal/source/skipper"
 	"github.com/zonekeeper/zonekeeper/internal/source/traefik"
 )
 
@@ -41,6 +42,7 @@ func All() []source.Kind {
 		f5.TransportServerKind(),
 		ambassador.Kind(),
 		kong.Kind(),
+		skipper.Kind(),
 		gloo.Kind(),
 	}
 }
