@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,7 +36,9 @@ func TestStopWritesTheQueuedEvents(t *testing.T) {
 		n.Published(fmt.Sprintf("service/default/svc%02d", i), []*endpoint.Endpoint{
 			endpoint.New(fmt.Sprintf("svc%02d.example.com", i), endpoint.RecordTypeA, "192.0.2.1")})
 	}
+	start := time.Now()
 	n.Stop()
+	t.Logf("Stop took %s", time.Since(start))
 	list, err := kube.CoreV1().Events("default").List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
