@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -88,15 +89,16 @@ func refusedFlags() map[string]refusedFlag {
 
 // refusedValue records that a refused flag was set.
 type refusedValue struct {
-	boolean  bool
-	harmless string
+	boolean bool
+	// harmless are values that ask for nothing: external-dns's default, and "" for a value flag.
+	harmless []string
 	set      *[]string
 	name     string
 }
 
 func (v refusedValue) String() string { return "" }
 func (v refusedValue) Set(s string) error {
-	if (v.boolean && (s == "false" || s == "0")) || (v.harmless != "" && s == v.harmless) {
+	if (v.boolean && (s == "false" || s == "0")) || (!v.boolean && strings.TrimSpace(s) == "") || slices.Contains(v.harmless, s) {
 		return nil // turning an unimplemented feature off asks for nothing
 	}
 	*v.set = append(*v.set, v.name)
@@ -113,7 +115,11 @@ func registerRefused(fs *flag.FlagSet, set *[]string) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fs.Var(refusedValue{boolean: refused[n].boolean, harmless: refused[n].harmless, set: set, name: n}, n, "external-dns flag, refused when set: "+refused[n].reason)
+		harmless := externalDNSDefaults[n]
+		if h := refused[n].harmless; h != "" {
+			harmless = append(harmless, h)
+		}
+		fs.Var(refusedValue{boolean: refused[n].boolean, harmless: harmless, set: set, name: n}, n, "external-dns flag, refused when set: "+refused[n].reason)
 	}
 }
 

@@ -38,6 +38,45 @@ func TestEveryExternalDNSFlagIsKnown(t *testing.T) {
 	}
 }
 
+// Every flag zonekeeper refuses is accepted at the default the real external-dns (v0.21.0 and v0.23.0,
+// read from each binary's --help) gives it, and refused at another value, so that a command line or a
+// values file that spells out external-dns's defaults keeps working and nothing else is ignored.
+func TestRefusedFlagsAtExternalDNSDefaults(t *testing.T) {
+	base := []string{"--provider=inmemory", "--source=service"}
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		t.Run(peer.Version, func(t *testing.T) {
+			out, _ := exec.Command(peer.Binary, "--help").CombinedOutput()
+			var cfg config.Config
+			fs := config.NewFlagSet("zonekeeper", &cfg, io.Discard)
+			checked := 0
+			for _, m := range regexp.MustCompile(`(?m)^\s+--([a-z0-9-]+)=(\S*)`).FindAllStringSubmatch(string(out), -1) {
+				name, value := m[1], m[2]
+				f := fs.Lookup(name)
+				if f == nil || !strings.HasPrefix(f.Usage, "external-dns flag, refused when set") {
+					continue
+				}
+				switch {
+				case strings.HasPrefix(value, `"`):
+					value = strings.Trim(value, `"`)
+				case strings.ContainsAny(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || value == "...":
+					value = "" // a placeholder: no default
+				}
+				if _, _, err := config.Parse("zonekeeper", append(base, "--"+name+"="+value), func(string) string { return "" }, io.Discard); err != nil {
+					t.Errorf("--%s=%s (external-dns %s's default): %v", name, value, peer.Version, err)
+				}
+				if _, _, err := config.Parse("zonekeeper", append(base, "--"+name+"=zz-not-a-default"), func(string) string { return "" }, io.Discard); err == nil {
+					t.Errorf("--%s=zz-not-a-default is accepted: a refused flag must say so", name)
+				}
+				checked++
+			}
+			if checked < 40 {
+				t.Errorf("only %d refused flags with a value found in external-dns %s --help", checked, peer.Version)
+			}
+			t.Logf("%d refused flags of external-dns %s accepted at their default", checked, peer.Version)
+		})
+	}
+}
+
 // external-dns's source wrapper flags on the command line, over the quickstart's objects: forced
 // default targets replace every address, --min-ttl is the TTL of records whose object sets none (the
 // web Service's ttl annotation, 120, is kept), a refused flag turned off is fine.

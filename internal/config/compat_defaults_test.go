@@ -1,0 +1,32 @@
+package config
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+// A refused flag set to external-dns's default, or a refused value flag set to "", asks for nothing
+// and is accepted (docs/configuration.md promises it); any other value is still refused.
+func TestRefusedFlagAtItsDefaultIsAccepted(t *testing.T) {
+	base := []string{"--provider=inmemory", "--source=service"}
+	for _, arg := range []string{"--compatibility=", "--connector-source-server=localhost:8080",
+		"--google-batch-change-size=1000", "--exoscale-zones-cache-duration=0s", "--azure-config-file=/etc/kubernetes/azure.json",
+		"--rfc2136-load-balancing-strategy=disabled", "--no-cloudflare-proxied", "--target-template="} {
+		if _, _, err := Parse("z", append(base, arg), env(nil), io.Discard); err != nil {
+			t.Errorf("%s: %v", arg, err)
+		}
+	}
+	for arg, want := range map[string]string{
+		"--compatibility=mate":                     "--compatibility: not implemented",
+		"--connector-source-server=other:8080":     "--connector-source-server: this source is not part of zonekeeper",
+		"--google-batch-change-size=10":            "--google-batch-change-size: the google provider",
+		"--exoscale-zones-cache-duration=1m":       "--exoscale-zones-cache-duration: the exoscale provider",
+		"--rfc2136-load-balancing-strategy=random": "--rfc2136-load-balancing-strategy: not implemented",
+		"--cloudflare-dns-records-per-page=5000":   "--cloudflare-dns-records-per-page: the cloudflare provider",
+	} {
+		if _, _, err := Parse("z", append(base, arg), env(nil), io.Discard); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error containing %q", arg, err, want)
+		}
+	}
+}
