@@ -9,6 +9,7 @@
 #   named         Debian bind9 (RFC 2136 provider tests), with bind9-utils (tsig-keygen) and dig/nsupdate
 #   pdns_server   Debian pdns-server with the sqlite3 backend (PowerDNS provider tests)
 #   dnsperf       Debian dnsperf (DNS server benchmarks)
+#   krb5kdc       Debian krb5-kdc and krb5-admin-server (kdb5_util, kadmin.local): a loopback Kerberos realm for GSS-TSIG
 #   helm          built from the Go module helm.sh/helm/v3 (chart rendering tests)
 set -euo pipefail
 
@@ -120,9 +121,12 @@ build_external_dns_next() {
   rm -rf "$work"
 }
 
-apt_install etcd-server bind9 bind9-utils bind9-dnsutils pdns-server pdns-backend-sqlite3 sqlite3 dnsperf
+apt_install etcd-server bind9 bind9-utils bind9-dnsutils pdns-server pdns-backend-sqlite3 sqlite3 dnsperf \
+  krb5-kdc krb5-admin-server
 ln -sf /usr/bin/etcd "$CACHE/etcd"
 ln -sf /usr/sbin/named "$CACHE/named"
+# MIT Kerberos KDC for the GSS-TSIG tests (internal/testbed/kerberos.go)
+for b in krb5kdc kdb5_util kadmin.local; do ln -sf "/usr/sbin/$b" "$CACHE/$b"; done
 ln -sf /usr/sbin/pdns_server "$CACHE/pdns_server"
 ln -sf /usr/bin/dnsperf "$CACHE/dnsperf"
 

@@ -15,7 +15,7 @@ func TestRefusedFlags(t *testing.T) {
 		"--cloudflare-proxied":                          "--cloudflare-proxied: the cloudflare provider is not part of zonekeeper",
 		"--azure-resource-group=rg":                     "--azure-resource-group: the azure provider",
 		"--aws-sd-service-cleanup":                      "--aws-sd-service-cleanup: the aws-sd provider",
-		"--rfc2136-gss-tsig":                            "--rfc2136-gss-tsig: not implemented by zonekeeper: GSS-TSIG",
+		"--zone-name-filter=example.com":                "--zone-name-filter: not implemented",
 		"--rfc2136-load-balancing-strategy=round-robin": "--rfc2136-load-balancing-strategy: not implemented",
 		"--coredns-strictly-owned":                      "--coredns-strictly-owned: not implemented",
 	} {

@@ -47,6 +47,9 @@ type BINDZone struct {
 	Records []string
 	// UpdateKey and TransferKey name the keys allowed to update and to transfer the zone ("" = nobody).
 	UpdateKey, TransferKey string
+	// TransferACL, when set, is the zone's allow-transfer address match list ("127.0.0.1;") in place
+	// of TransferKey: a GSS-TSIG key is negotiated at run time and has no name an ACL could list.
+	TransferACL string
 	// UpdatePolicy, when set, replaces allow-update with update-policy { UpdatePolicy };
 	// ("grant key-name zonesub ANY;").
 	UpdatePolicy string
@@ -70,6 +73,12 @@ type BINDConfig struct {
 	Keys  []TSIGKey
 	Zones []BINDZone
 	Views []BINDView
+	// GSSAPIKeytab, when set, is the keytab named accepts GSS-TSIG (TKEY) contexts with
+	// (tkey-gssapi-keytab), such as KDC.ServiceKeytab; grant Kerberos principals in a zone's
+	// UpdatePolicy ("grant user@REALM zonesub ANY;").
+	GSSAPIKeytab string
+	// Env is added to named's environment (KDC.Env: the realm's krb5.conf).
+	Env []string
 }
 
 // BIND is a named process on loopback (UDP and TCP on the same port).
@@ -109,7 +118,7 @@ func StartBIND(t testing.TB, cfg BINDConfig) *BIND {
 		}
 	}
 	b := &BIND{Addr: fmt.Sprintf("127.0.0.1:%d", port), Dir: dir, proc: &process{name: bin, dir: dir,
-		args: []string{"-g", "-c", filepath.Join(dir, "named.conf")}}}
+		env: cfg.Env, args: []string{"-g", "-c", filepath.Join(dir, "named.conf")}}}
 	if err := b.proc.start(); err != nil {
 		t.Fatalf("named: %v", err)
 	}
@@ -131,6 +140,41 @@ func StartBIND(t testing.TB, cfg BINDConfig) *BIND {
 		t.Fatalf("named: %v\nnamed.conf:\n%s", err, conf)
 	}
 	return b
+}
+
+// Restart stops named and starts it again with the same configuration and zone files (journals
+// kept), waiting until its zones are loaded. named saves the keys negotiated by TKEY (GSS-TSIG
+// contexts) to <view>.tsigkeys when it stops and reads them back when it starts.
+func (b *BIND) Restart(t testing.TB) { b.restart(t, false) }
+
+// RestartForgettingTKEYKeys restarts named without the keys negotiated by TKEY, as a server does whose
+// contexts have expired or that lost its state: a client must negotiate a new context.
+func (b *BIND) RestartForgettingTKEYKeys(t testing.TB) { b.restart(t, true) }
+
+func (b *BIND) restart(t testing.TB, forgetTKEY bool) {
+	t.Helper()
+	loaded := strings.Count(b.proc.log(), "all zones loaded")
+	b.proc.stop()
+	if forgetTKEY {
+		saved, _ := filepath.Glob(filepath.Join(b.Dir, "*.tsigkeys"))
+		for _, f := range saved {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := b.proc.start(); err != nil {
+		t.Fatalf("named: %v", err)
+	}
+	err := waitFor(b.proc, 20*time.Second, func(ctx context.Context) error {
+		if strings.Count(b.proc.log(), "all zones loaded") <= loaded {
+			return fmt.Errorf("zones not loaded yet")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("named restart: %v", err)
+	}
 }
 
 // Log returns what named printed (it runs with -g, logging to stderr).
@@ -172,9 +216,11 @@ func bindConf(dir string, port int, cfg BINDConfig) string {
     recursion no;
     dnssec-validation no;
     notify no;
-};
-controls { };
 `, dir, dir, port)
+	if cfg.GSSAPIKeytab != "" {
+		fmt.Fprintf(&b, "    tkey-gssapi-keytab %q;\n", cfg.GSSAPIKeytab)
+	}
+	b.WriteString("};\ncontrols { };\n")
 	for _, z := range cfg.Zones {
 		b.WriteString(zoneClause("", z))
 	}
@@ -202,7 +248,9 @@ func zoneClause(view string, z BINDZone) string {
 	case z.UpdateKey != "":
 		fmt.Fprintf(&b, "    allow-update { key %q; };\n", z.UpdateKey)
 	}
-	if z.TransferKey != "" {
+	if z.TransferACL != "" {
+		fmt.Fprintf(&b, "    allow-transfer { %s };\n", z.TransferACL)
+	} else if z.TransferKey != "" {
 		fmt.Fprintf(&b, "    allow-transfer { key %q; };\n", z.TransferKey)
 	} else {
 		b.WriteString("    allow-transfer { none; };\n")

@@ -56,6 +56,8 @@ type process struct {
 	name string
 	args []string
 	dir  string
+	// env is added to this process's environment (KEY=VALUE).
+	env []string
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -68,6 +70,9 @@ func (p *process) start() error {
 	defer p.mu.Unlock()
 	cmd := exec.Command(p.name, p.args...)
 	cmd.Dir = p.dir
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
+	}
 	if p.output == nil {
 		p.output = &LogBuffer{}
 	}

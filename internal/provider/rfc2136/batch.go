@@ -127,7 +127,9 @@ func (z *zoneRun) probe(ctx context.Context) error {
 	case r.Rcode != dns.RcodeSuccess || err != nil:
 		rc := z.rcodeError(r, server)
 		if rc.Rcode == dns.RcodeRefused {
-			if z.p.s.key == nil {
+			if z.p.gss != nil {
+				rc.Hint = "the zone's update-policy does not grant this Kerberos principal (BIND: grant " + z.p.gss.creds.principal() + " zonesub ANY;)"
+			} else if z.p.s.key == nil {
 				rc.Hint = "the zone does not accept unsigned updates (--rfc2136-insecure is set); configure its TSIG key"
 			} else {
 				rc.Hint = "the zone's allow-update (or update-policy) does not include this key"
@@ -142,6 +144,9 @@ func (z *zoneRun) rcodeError(r *dns.Msg, server string) *RcodeError {
 	rc := &RcodeError{Zone: trimDot(z.zone), Server: server, Rcode: r.Rcode, Op: "UPDATE"}
 	if k := z.p.s.key; k != nil {
 		rc.Key = k.name
+	}
+	if z.p.gss != nil {
+		rc.Principal = z.p.gss.creds.principal()
 	}
 	if t := r.IsTsig(); t != nil && t.Error != 0 {
 		rc.TSIGError = t.Error

@@ -58,19 +58,36 @@ type Config struct {
 	UseTLS                                 bool
 	SkipTLSVerify                          bool
 	TLSCAFile, TLSClientCert, TLSClientKey string
+	// GSSTSIG signs every request with GSS-TSIG (RFC 3645, --rfc2136-gss-tsig), as Active Directory
+	// DNS requires: a context is negotiated per server by TKEY with a Kerberos ticket of
+	// KerberosUsername@KerberosRealm (--rfc2136-kerberos-username, --rfc2136-kerberos-realm, upper-cased
+	// as external-dns does), who logs in with KerberosPassword (--rfc2136-kerberos-password) or the
+	// keys in KerberosKeytab (--rfc2136-kerberos-keytab). KerberosConfig is the krb5.conf to read
+	// (DefaultKerberosConfig when empty). The password never appears in logs or errors.
+	GSSTSIG                                           bool
+	KerberosRealm, KerberosUsername, KerberosPassword string
+	KerberosKeytab, KerberosConfig                    string
 	// Timeout bounds one exchange or transfer (DefaultTimeout when zero).
 	Timeout time.Duration
 }
 
-// String describes the configuration without the secret.
+// String describes the configuration without the secret and the Kerberos password.
 func (c Config) String() string {
 	secret := ""
 	if c.TSIGSecret != "" {
 		secret = "<redacted>"
 	}
-	return fmt.Sprintf("rfc2136{hosts=%s port=%d zones=%s key=%q alg=%q secret=%s axfr=%t insecure=%t tls=%t}",
+	gss := ""
+	if c.GSSTSIG {
+		password := ""
+		if c.KerberosPassword != "" {
+			password = "<redacted>"
+		}
+		gss = fmt.Sprintf(" gss-tsig=%s@%s password=%s keytab=%q", c.KerberosUsername, strings.ToUpper(c.KerberosRealm), password, c.KerberosKeytab)
+	}
+	return fmt.Sprintf("rfc2136{hosts=%s port=%d zones=%s key=%q alg=%q secret=%s axfr=%t insecure=%t tls=%t%s}",
 		strings.Join(c.Hosts, ","), c.Port, strings.Join(c.Zones, ","), c.TSIGKeyName, c.TSIGSecretAlg, secret,
-		c.TSIGAXFR, c.Insecure, c.UseTLS)
+		c.TSIGAXFR, c.Insecure, c.UseTLS, gss)
 }
 
 // GoString keeps %#v from printing the secret too.
@@ -94,7 +111,8 @@ type tsigKey struct {
 type settings struct {
 	servers []string // host:port
 	zones   zoneSet
-	key     *tsigKey // nil when insecure
+	key     *tsigKey // nil when insecure or with GSS-TSIG
+	gss     *gssCreds
 	minTTL  uint32
 	batch   int
 	timeout time.Duration
@@ -135,11 +153,20 @@ func (c Config) validate() (settings, error) {
 	}
 	s.zones = zones
 
-	if c.Insecure {
+	switch {
+	case c.GSSTSIG:
+		creds, err := c.gssValidate()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		s.gss = creds
+	case c.KerberosRealm != "" || c.KerberosUsername != "" || c.KerberosPassword != "" || c.KerberosKeytab != "":
+		bad("--rfc2136-kerberos-realm, --rfc2136-kerberos-username, --rfc2136-kerberos-password and --rfc2136-kerberos-keytab need --rfc2136-gss-tsig")
+	case c.Insecure:
 		if c.TSIGKeyName != "" || c.TSIGSecret != "" {
 			bad("--rfc2136-insecure is set together with a TSIG key (--rfc2136-tsig-keyname/--rfc2136-tsig-secret): choose one")
 		}
-	} else {
+	default:
 		key, err := c.key()
 		if err != nil {
 			errs = append(errs, err)

@@ -12,7 +12,9 @@ type RcodeError struct {
 	Zone   string // "example.com"
 	Server string // host:port
 	Key    string // TSIG key name, "" when unsigned
-	Rcode  int    // dns.RcodeRefused, …
+	// Principal is the Kerberos principal (user@REALM) of a GSS-TSIG request, "" otherwise.
+	Principal string
+	Rcode     int // dns.RcodeRefused, …
 	// TSIGError is the TSIG error the server reported (dns.RcodeBadSig, dns.RcodeBadKey,
 	// dns.RcodeBadTime), 0 when none.
 	TSIGError uint16
@@ -28,7 +30,9 @@ func (e *RcodeError) Error() string {
 	if e.TSIGError != 0 {
 		fmt.Fprintf(&b, " (TSIG error %s)", tsigErrorName(e.TSIGError))
 	}
-	if e.Key != "" {
+	if e.Principal != "" {
+		fmt.Fprintf(&b, ", GSS-TSIG as %s", e.Principal)
+	} else if e.Key != "" {
 		fmt.Fprintf(&b, ", TSIG key %s", strings.TrimSuffix(e.Key, "."))
 	} else {
 		b.WriteString(", unsigned")

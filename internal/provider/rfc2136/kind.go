@@ -28,6 +28,13 @@ type RFC2136Flags struct {
 	RFC2136BatchChangeSize int
 	RFC2136UseTLS          bool
 	RFC2136SkipTLSVerify   bool
+	// GSS-TSIG (Active Directory): external-dns's four flags, plus a password file and a keytab.
+	RFC2136GSSTSIG              bool
+	RFC2136KerberosRealm        string
+	RFC2136KerberosUsername     string
+	RFC2136KerberosPassword     string
+	RFC2136KerberosPasswordFile string
+	RFC2136KerberosKeytab       string
 	// ViewTSIGKeyName and ViewTSIGSecretFile are --view-rfc2136-tsig-keyname=VIEW=KEY and
 	// --view-rfc2136-tsig-secret-file=VIEW=FILE: BIND selects a view by the key that signs an update,
 	// so each view has its own.
@@ -74,6 +81,12 @@ func (s *RFC2136Flags) bind(fs *flag.FlagSet) {
 	fs.IntVar(&s.RFC2136BatchChangeSize, "rfc2136-batch-change-size", s.RFC2136BatchChangeSize, "record set changes per UPDATE message")
 	fs.BoolVar(&s.RFC2136UseTLS, "rfc2136-use-tls", s.RFC2136UseTLS, "send updates and transfers over DNS over TLS")
 	fs.BoolVar(&s.RFC2136SkipTLSVerify, "rfc2136-skip-tls-verify", s.RFC2136SkipTLSVerify, "do not verify the server certificate")
+	fs.BoolVar(&s.RFC2136GSSTSIG, "rfc2136-gss-tsig", s.RFC2136GSSTSIG, "sign with GSS-TSIG (RFC 3645, Kerberos), as Active Directory DNS requires; krb5.conf from KRB5_CONFIG or /etc/krb5.conf")
+	fs.StringVar(&s.RFC2136KerberosRealm, "rfc2136-kerberos-realm", s.RFC2136KerberosRealm, "Kerberos realm of the GSS-TSIG user (the AD domain; upper-cased)")
+	fs.StringVar(&s.RFC2136KerberosUsername, "rfc2136-kerberos-username", s.RFC2136KerberosUsername, "Kerberos user for GSS-TSIG, without @REALM")
+	fs.StringVar(&s.RFC2136KerberosPassword, "rfc2136-kerberos-password", s.RFC2136KerberosPassword, "its password (prefer --rfc2136-kerberos-password-file or EXTERNAL_DNS_RFC2136_KERBEROS_PASSWORD)")
+	fs.StringVar(&s.RFC2136KerberosPasswordFile, "rfc2136-kerberos-password-file", s.RFC2136KerberosPasswordFile, "file holding the Kerberos password (a mounted Secret)")
+	fs.StringVar(&s.RFC2136KerberosKeytab, "rfc2136-kerberos-keytab", s.RFC2136KerberosKeytab, "keytab file with the user's keys, instead of a password (a mounted Secret)")
 	flagvalue.BindList(fs, &s.ViewTSIGKeyName, "view-rfc2136-tsig-keyname", "NAME=KEY: TSIG key the rfc2136 provider signs the view's updates with (BIND views selected by key)")
 	flagvalue.BindList(fs, &s.ViewTSIGSecretFile, "view-rfc2136-tsig-secret-file", "NAME=FILE: file holding that key's secret")
 }
@@ -91,6 +104,17 @@ func (s *RFC2136Flags) start(_ context.Context, env provider.Env) (func(provider
 		if err != nil {
 			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
 		}
+		password, err := LoadKerberosPassword(s.RFC2136KerberosPassword, s.RFC2136KerberosPasswordFile)
+		if err != nil {
+			return nil, fmt.Errorf("--provider=rfc2136: %w", err)
+		}
+		if s.RFC2136GSSTSIG && len(env.Views) > 1 {
+			return nil, errors.New("--provider=rfc2136: --rfc2136-gss-tsig with views is not supported (BIND selects views by TSIG key, and a GSS-TSIG key has no fixed name)")
+		}
+		krb5conf := ""
+		if env.Getenv != nil {
+			krb5conf = env.Getenv(EnvKerberosConfig)
+		}
 		p, err := New(Config{
 			Hosts: s.RFC2136Hosts, Port: s.RFC2136Port, Zones: s.RFC2136Zones,
 			TSIGKeyName: keyName, TSIGSecret: secret, TSIGSecretAlg: s.RFC2136TSIGSecretAlg,
@@ -100,6 +124,8 @@ func (s *RFC2136Flags) start(_ context.Context, env provider.Env) (func(provider
 			BatchChangeSize: s.RFC2136BatchChangeSize,
 			Insecure:        s.RFC2136Insecure, UseTLS: s.RFC2136UseTLS, SkipTLSVerify: s.RFC2136SkipTLSVerify,
 			TLSCAFile: env.TLS.CAFile, TLSClientCert: env.TLS.CertFile, TLSClientKey: env.TLS.KeyFile,
+			GSSTSIG: s.RFC2136GSSTSIG, KerberosRealm: s.RFC2136KerberosRealm, KerberosUsername: s.RFC2136KerberosUsername,
+			KerberosPassword: password, KerberosKeytab: s.RFC2136KerberosKeytab, KerberosConfig: krb5conf,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("--provider=rfc2136: %w", err)

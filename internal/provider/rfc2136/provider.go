@@ -12,9 +12,12 @@ import (
 )
 
 // Provider reads and writes the configured zones. It keeps no state between calls besides its
-// settings and a message counter; every call opens its own connections.
+// settings, a message counter and, with GSS-TSIG, the negotiated contexts; every call opens its own
+// connections.
 type Provider struct {
 	s settings
+	// gss holds the GSS-TSIG contexts, one per server (nil without --rfc2136-gss-tsig).
+	gss *gssKeys
 	// updates counts UPDATE messages sent (probes included), for benchmarks and tests.
 	updates atomic.Int64
 }
@@ -26,7 +29,18 @@ func New(cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Provider{s: s}, nil
+	p := &Provider{s: s}
+	if s.gss != nil {
+		p.gss = &gssKeys{creds: s.gss, timeout: s.timeout}
+	}
+	return p, nil
+}
+
+// Close ends the GSS-TSIG contexts (and their Kerberos sessions).
+func (p *Provider) Close() {
+	if p.gss != nil {
+		p.gss.close()
+	}
 }
 
 // Capabilities implements provider.Provider. BIND serves wildcards; there is no place for a set

@@ -85,15 +85,30 @@ func (p *Provider) transfer(ctx context.Context, zone string) ([]dns.RR, error) 
 	return nil, fmt.Errorf("zone %s: AXFR failed: %w", trimDot(zone), errors.Join(errs...))
 }
 
+// transferFrom reads a zone from one server. With GSS-TSIG, a transfer the server rejects for the
+// context is tried once more with a new one.
 func (p *Provider) transferFrom(ctx context.Context, zone, server string) ([]dns.RR, error) {
+	rrs, err := p.transferOnce(ctx, zone, server, false)
+	var rc *RcodeError
+	if p.gss != nil && errors.As(err, &rc) && (rc.Rcode == dns.RcodeNotAuth || rc.TSIGError != 0) {
+		return p.transferOnce(ctx, zone, server, true)
+	}
+	return rrs, err
+}
+
+func (p *Provider) transferOnce(ctx context.Context, zone, server string, renew bool) ([]dns.RR, error) {
+	sig, err := p.signer(server, renew)
+	if err != nil {
+		return nil, fmt.Errorf("zone %s: AXFR: %w", trimDot(zone), err)
+	}
 	q := new(dns.Msg)
 	q.SetAxfr(zone)
 	t := &dns.Transfer{DialTimeout: p.s.timeout, ReadTimeout: p.s.timeout, WriteTimeout: p.s.timeout, TLS: forServer(p.s.tls, server)}
 	keyName := ""
-	if k := p.s.key; k != nil {
-		keyName = k.name
-		t.TsigSecret = map[string]string{k.name: k.secret}
-		q.SetTsig(k.name, k.alg, 300, time.Now().Unix())
+	if sig != nil {
+		keyName = sig.name
+		t.TsigProvider, t.TsigSecret = p.tsigProvider(sig)
+		q.SetTsig(sig.name, sig.alg, 300, time.Now().Unix())
 	}
 	envs, err := t.In(q, server)
 	if err != nil {
@@ -126,12 +141,17 @@ func (p *Provider) transferFrom(ctx context.Context, zone, server string) ([]dns
 // transferError turns miekg/dns's transfer errors into ones that say what to fix.
 func (p *Provider) transferError(zone, server, key string, err error) error {
 	rc := &RcodeError{Zone: trimDot(zone), Server: server, Key: key, Op: "AXFR"}
+	if p.gss != nil {
+		rc.Principal = p.gss.creds.principal()
+	}
 	var code int
 	if _, scanErr := fmt.Sscanf(strings.TrimPrefix(err.Error(), "dns: "), "bad xfr rcode: %d", &code); scanErr == nil {
 		rc.Rcode = code
 		switch code {
 		case dns.RcodeRefused:
-			if key == "" {
+			if p.gss != nil {
+				rc.Hint = "the zone's allow-transfer must admit this host (BIND matches GSS-TSIG transfers by address: allow-transfer { ADDRESS; };)"
+			} else if key == "" {
 				rc.Hint = "the server does not allow unsigned transfers of this zone (allow-transfer); configure the TSIG key"
 			} else {
 				rc.Hint = "allow-transfer for the zone must include this key (allow-transfer { key " + trimDot(key) + "; };)"
@@ -139,6 +159,11 @@ func (p *Provider) transferError(zone, server, key string, err error) error {
 		case dns.RcodeNotAuth:
 			rc.Hint = "the server is not authoritative for this zone (check --rfc2136-zone, and the view the key selects)"
 		}
+		return rc
+	}
+	if tsigFailure(err) && p.gss != nil {
+		rc.Rcode = dns.RcodeNotAuth
+		rc.Hint = "the answer failed the GSS-TSIG check (the context expired or the server no longer knows it)"
 		return rc
 	}
 	if tsigFailure(err) {

@@ -12,6 +12,28 @@ import (
 // EnvTSIGSecret is the environment variable external-dns reads --rfc2136-tsig-secret from.
 const EnvTSIGSecret = "EXTERNAL_DNS_RFC2136_TSIG_SECRET"
 
+// LoadKerberosPassword returns the GSS-TSIG password from the flag value (--rfc2136-kerberos-password,
+// or EXTERNAL_DNS_RFC2136_KERBEROS_PASSWORD, which sets the flag), else the file
+// (--rfc2136-kerberos-password-file; a final newline is dropped). Giving both is an error. No error
+// ever contains the password.
+func LoadKerberosPassword(value, file string) (string, error) {
+	if file == "" {
+		return value, nil
+	}
+	if value != "" {
+		return "", errors.New("--rfc2136-kerberos-password-file is set together with --rfc2136-kerberos-password (or EXTERNAL_DNS_RFC2136_KERBEROS_PASSWORD): choose one")
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("--rfc2136-kerberos-password-file %s: %v", file, unwrapPath(err))
+	}
+	password := strings.TrimRight(string(raw), "\r\n")
+	if password == "" {
+		return "", fmt.Errorf("--rfc2136-kerberos-password-file %s: the file is empty", file)
+	}
+	return password, nil
+}
+
 // keyStatementSecret finds the secret in a tsig-keygen key statement.
 var keyStatementSecret = regexp.MustCompile(`secret\s+"([^"]*)"`)
 

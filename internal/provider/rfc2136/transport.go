@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/miekg/dns"
@@ -27,10 +28,49 @@ func (p *Provider) client(server string) *dns.Client {
 		c.Net = "tcp-tls"
 		c.TLSConfig = forServer(p.s.tls, server)
 	}
-	if p.s.key != nil {
-		c.TsigSecret = map[string]string{p.s.key.name: p.s.key.secret}
-	}
 	return c
+}
+
+// signer returns how requests to server are signed: nil when unsigned, the TSIG key, or the
+// GSS-TSIG context with that server (negotiated now if there is none, if it is due for renewal, or
+// if renew is set).
+func (p *Provider) signer(server string, renew bool) (*signer, error) {
+	switch {
+	case p.gss != nil:
+		s, err := p.gss.key(server, renew)
+		if err != nil {
+			return nil, err
+		}
+		return &s, nil
+	case p.s.key != nil:
+		return &signer{name: p.s.key.name, alg: p.s.key.alg}, nil
+	}
+	return nil, nil
+}
+
+// tsigProvider is what checks and computes the MACs: the GSS context, else the TSIG secret.
+func (p *Provider) tsigProvider(s *signer) (dns.TsigProvider, map[string]string) {
+	if s == nil {
+		return nil, nil
+	}
+	if s.provider != nil {
+		return s.provider, nil
+	}
+	return nil, map[string]string{p.s.key.name: p.s.key.secret}
+}
+
+// rejectedContext reports an answer that says the server no longer accepts a GSS-TSIG context
+// (it expired there, or the server restarted and forgot it): a new one is negotiated and the request
+// sent again.
+func (p *Provider) rejectedContext(r *dns.Msg, err error) bool {
+	if p.gss == nil || r == nil {
+		return false
+	}
+	if err != nil && tsigFailure(err) {
+		return true
+	}
+	t := r.IsTsig()
+	return r.Rcode == dns.RcodeNotAuth || (t != nil && t.Error != 0)
 }
 
 func (c *conn) close() {
@@ -50,29 +90,36 @@ func (c *conn) exchange(ctx context.Context, m *dns.Msg) (*dns.Msg, string, erro
 		idx := (c.server + attempt) % len(servers)
 		server := servers[idx]
 		cl := c.p.client(server)
-		if c.c == nil || idx != c.server {
-			c.close()
-			dialCtx, cancel := context.WithTimeout(ctx, c.p.s.timeout)
-			dc, err := cl.DialContext(dialCtx, server)
-			cancel()
-			if err != nil {
+		sig, err := c.p.signer(server, false)
+		if err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) { // the server cannot be reached: try the next one
 				errs = append(errs, fmt.Errorf("%s: %w", server, err))
 				continue
 			}
-			c.c, c.server = dc, idx
+			return nil, server, err
 		}
-		msg := m
-		if k := c.p.s.key; k != nil {
-			msg = m.Copy()
-			msg.SetTsig(k.name, k.alg, 300, time.Now().Unix())
+		cl.TsigProvider, cl.TsigSecret = c.p.tsigProvider(sig)
+		if c.c == nil || idx != c.server {
+			if err := c.dial(ctx, cl, idx); err != nil {
+				errs = append(errs, err)
+				continue
+			}
 		}
-		if msg.Opcode == dns.OpcodeUpdate {
-			c.p.updates.Add(1)
+		r, msg, err := c.send(ctx, cl, m, sig)
+		if c.p.rejectedContext(r, err) {
+			// Renegotiate once, and send the message again over a new connection.
+			if sig, err = c.p.signer(server, true); err != nil {
+				c.close()
+				return nil, server, err
+			}
+			cl.TsigProvider, cl.TsigSecret = c.p.tsigProvider(sig)
+			if err := c.dial(ctx, cl, idx); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			r, msg, err = c.send(ctx, cl, m, sig)
 		}
-		// A fresh dns.Conn over the same socket per message: dns.Conn keeps the MAC of the last request
-		// and would sign the next request with it (a TSIG chain is for one request's answers only), which
-		// the server rejects with BADSIG.
-		r, _, err := cl.ExchangeWithConnContext(ctx, msg, &dns.Conn{Conn: c.c.Conn})
 		if r != nil && r.Id == msg.Id && (err == nil || tsigFailure(err)) {
 			if err != nil {
 				c.close() // a failed TSIG check leaves the connection's state in doubt
@@ -86,6 +133,37 @@ func (c *conn) exchange(ctx context.Context, m *dns.Msg) (*dns.Msg, string, erro
 		errs = append(errs, fmt.Errorf("%s: %w", server, err))
 	}
 	return nil, "", fmt.Errorf("no server answered: %w", errors.Join(errs...))
+}
+
+// dial replaces the connection with a new one to server idx.
+func (c *conn) dial(ctx context.Context, cl *dns.Client, idx int) error {
+	c.close()
+	server := c.p.s.servers[idx]
+	dialCtx, cancel := context.WithTimeout(ctx, c.p.s.timeout)
+	defer cancel()
+	dc, err := cl.DialContext(dialCtx, server)
+	if err != nil {
+		return fmt.Errorf("%s: %w", server, err)
+	}
+	c.c, c.server = dc, idx
+	return nil
+}
+
+// send signs a copy of m when sig is set and exchanges it over the current connection.
+func (c *conn) send(ctx context.Context, cl *dns.Client, m *dns.Msg, sig *signer) (*dns.Msg, *dns.Msg, error) {
+	msg := m
+	if sig != nil {
+		msg = m.Copy()
+		msg.SetTsig(sig.name, sig.alg, 300, time.Now().Unix())
+	}
+	if msg.Opcode == dns.OpcodeUpdate {
+		c.p.updates.Add(1)
+	}
+	// A fresh dns.Conn over the same socket per message: dns.Conn keeps the MAC of the last request
+	// and would sign the next request with it (a TSIG chain is for one request's answers only), which
+	// the server rejects with BADSIG.
+	r, _, err := cl.ExchangeWithConnContext(ctx, msg, &dns.Conn{Conn: c.c.Conn})
+	return r, msg, err
 }
 
 // tsigFailure reports an error of the answer's TSIG check (the answer itself arrived).
