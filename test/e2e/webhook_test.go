@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -253,5 +256,85 @@ func TestZonekeeperWebhookServerDryRun(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "Desired change: CREATE dry.example.com A (dry run)") {
 		t.Errorf("the change was not logged:\n%s", log.String())
+	}
+}
+
+// flappingProxy forwards to target and answers every other request with 500 while failing is set.
+type flappingProxy struct {
+	proxy            *httputil.ReverseProxy
+	failing          atomic.Bool
+	requests, failed atomic.Int64
+}
+
+func (f *flappingProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	n := f.requests.Add(1)
+	if f.failing.Load() && n%2 == 0 {
+		f.failed.Add(1)
+		http.Error(w, "injected failure", http.StatusInternalServerError)
+		return
+	}
+	f.proxy.ServeHTTP(w, r)
+}
+
+// Issue 11 fault suite: the webhook provider (the real external-dns webhook server in front of
+// PowerDNS) fails every other request for 40 s while Ingresses are created, changed and deleted.
+// zonekeeper never exits; afterwards every change is in the zone, the record it does not own is
+// untouched, and with the faults gone and nothing changing it sends no request at all.
+func TestWebhookProviderFailingEveryOtherRequest(t *testing.T) {
+	peers := testbed.ExternalDNSPeers(t)
+	peer := peers[len(peers)-1]
+	kube := testbed.StartKubeAPIServer(t)
+	pd := testbed.StartPowerDNS(t, "example.com")
+	ext := externalDNSPowerDNSWebhook(t, peer, pd)
+	target, err := url.Parse(ext.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flap := &flappingProxy{proxy: httputil.NewSingleHostReverseProxy(target)}
+	front := httptest.NewServer(flap)
+	t.Cleanup(front.Close)
+
+	e := &env{kube: kube, client: kube.Client(t)}
+	seedPowerDNS(t, pd, "manual.example.com.", "A", "10.8.8.8")
+	first := e.createIngress(t, ingress("first", "default", nil, "first.example.com"), "10.60.0.1")
+	doomed := e.createIngress(t, ingress("doomed", "default", nil, "doomed.example.com"), "10.60.0.2")
+	z := e.start(t, "--source=ingress", "--provider=webhook", "--webhook-provider-url="+front.URL,
+		"--txt-owner-id=e2e", "--policy=sync", "--interval=1h")
+	expectPowerDNS(t, pd, converge, "first.example.com", dns.TypeA, "10.60.0.1")
+	expectPowerDNS(t, pd, converge, "doomed.example.com", dns.TypeA, "10.60.0.2")
+
+	flap.failing.Store(true)
+	for i := range 10 {
+		e.createIngress(t, ingress(fmt.Sprintf("n%d", i), "default", nil, fmt.Sprintf("n%d.example.com", i)), fmt.Sprintf("10.60.1.%d", i+1))
+		time.Sleep(2 * time.Second)
+	}
+	first = e.setIngressIP(t, first, "10.60.0.11")
+	if err := e.client.NetworkingV1().Ingresses("default").Delete(context.Background(), doomed.Name, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Second)
+	if !z.running() {
+		t.Fatalf("zonekeeper exited:\n%s", tail(z.log.String(), 4000))
+	}
+	failed := flap.failed.Load()
+	flap.failing.Store(false)
+	t.Logf("%d of %d webhook requests failed during the faults", failed, flap.requests.Load())
+	if failed == 0 {
+		t.Fatal("no request failed: the fault was not exercised")
+	}
+
+	for i := range 10 {
+		expectPowerDNS(t, pd, 90*time.Second, fmt.Sprintf("n%d.example.com", i), dns.TypeA, fmt.Sprintf("10.60.1.%d", i+1))
+	}
+	expectPowerDNS(t, pd, 30*time.Second, "first.example.com", dns.TypeA, "10.60.0.11")
+	expectPowerDNS(t, pd, 30*time.Second, "doomed.example.com", dns.TypeA)
+	expectPowerDNS(t, pd, 10*time.Second, "a-doomed.example.com", dns.TypeTXT)
+	expectPowerDNS(t, pd, time.Second, "manual.example.com", dns.TypeA, "10.8.8.8")
+
+	time.Sleep(3 * time.Second)
+	before := flap.requests.Load()
+	time.Sleep(15 * time.Second)
+	if n := flap.requests.Load() - before; n != 0 {
+		t.Errorf("%d webhook requests in 15 quiet seconds after convergence (resync is 1 h)", n)
 	}
 }
