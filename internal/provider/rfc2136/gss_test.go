@@ -140,8 +140,9 @@ func TestGSSTSIGKeytab(t *testing.T) {
 	}
 }
 
-// TestGSSTSIGWrongCredentials: a wrong password or an unknown user fails the call with an error that
-// names the principal and the flag to check, and never contains the password.
+// TestGSSTSIGWrongCredentials: a wrong password, an unknown user or a server given by address fails
+// the call with an error that names the principal and the setting to check, and never contains the
+// password.
 func TestGSSTSIGWrongCredentials(t *testing.T) {
 	g := newGSSBed(t, 0)
 	for _, tc := range []struct {
@@ -151,6 +152,8 @@ func TestGSSTSIGWrongCredentials(t *testing.T) {
 	}{
 		{"password", func(c *Config) { c.KerberosPassword = "not-the-password" }, "--rfc2136-kerberos-password"},
 		{"user", func(c *Config) { c.KerberosUsername = "nobody" }, "--rfc2136-kerberos-username"},
+		// The service ticket is for DNS/<host as given>: the realm has DNS/localhost, not DNS/127.0.0.1.
+		{"address", func(c *Config) { c.Hosts = []string{g.bind.Addr} }, "--rfc2136-host must be the server's host name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := g.provider(t, tc.edit)
