@@ -1,6 +1,7 @@
 # zonekeeper container image: a static binary on distroless, running as a non-root user.
-# Build with `make image` (needs a container engine; none runs on the project's build machines, so the image
-# is not built or tested in CI — see docs/deploy.md).
+# Build with `make image` (needs a container engine and a registry for the base images). CI, which reaches no
+# registry, builds the same runtime layout FROM scratch with podman and runs the quickstart in it
+# (test/image; docs/deploy.md).
 
 # The build stage runs on the builder's own platform and cross-compiles, so multi-arch builds
 # (docker buildx build --platform linux/amd64,linux/arm64) need no emulation.
