@@ -337,7 +337,7 @@ func TestChartRejectsBadValues(t *testing.T) {
 		want string
 	}{
 		"prefix and suffix":     {[]string{"txtPrefix=a-", "txtSuffix=-b"}, "txtPrefix and txtSuffix are mutually exclusive"},
-		"unknown source":        {[]string{"sources={service,ambassador-host}"}, `sources: "ambassador-host" is not a zonekeeper source`},
+		"unknown source":        {[]string{"sources={service,connector}"}, `sources: "connector" is not a zonekeeper source`},
 		"half a secret ref":     {[]string{"aws.credentials.accessKeyIDSecretRef.name=s", "aws.credentials.accessKeyIDSecretRef.key=k"}, "set both accessKeyIDSecretRef and secretAccessKeySecretRef"},
 		"half literal keys":     {[]string{"aws.credentials.accessKey=AKIA"}, "set both accessKey and secretKey"},
 		"pdb with both bounds":  {[]string{"podDisruptionBudget.enabled=true", "podDisruptionBudget.minAvailable=1"}, "set minAvailable or maxUnavailable, not both"},
