@@ -85,6 +85,18 @@ const (
 	KeyIngressHostnameSource     = keyIngressHostnameSource
 )
 
+// PrefixedAnnotation finds an annotation that is not one of the kernel's keys (external-dns's ingress
+// annotation on Istio and Gloo Gateways) under the prefixes the kernel reads, in their order: its full
+// key and value, or "", "" when none sets it.
+func (k *Kernel) PrefixedAnnotation(ann map[string]string, key string) (fullKey, value string) {
+	for _, p := range k.c.annotations.prefixes {
+		if v := ann[p+key]; v != "" {
+			return p + key, v
+		}
+	}
+	return "", ""
+}
+
 // TemplateHostnames executes --fqdn-template over obj (nil without a template).
 func (o *Object) TemplateHostnames(obj any) []string {
 	return o.k.c.templateHostnames(&o.in, obj)

@@ -217,7 +217,7 @@ func (s *Source) targets(o *source.Object, p *proxyView) (source.Targets, bool) 
 				o.Problem(fmt.Sprintf("spec.listeners[%d].metadataStatic", li), ns+"/"+name, "Gateway not found")
 				return source.Targets{}, false
 			}
-			key, ref := s.ingressAnnotation(gw.GetAnnotations())
+			key, ref := s.k.PrefixedAnnotation(gw.GetAnnotations(), keyIngress)
 			if ref == "" {
 				continue
 			}
@@ -261,20 +261,6 @@ func (s *Source) serviceTargets(o *source.Object, namespace, name string) (sourc
 // keyIngress is external-dns's ingress annotation (without prefix), on a Gloo Gateway: "namespace/name"
 // or "name" (in the Gateway's namespace) of an Ingress whose load balancer serves the Proxy.
 const keyIngress = "ingress"
-
-// ingressAnnotation returns the ingress annotation under the prefixes the kernel reads.
-func (s *Source) ingressAnnotation(ann map[string]string) (key, value string) {
-	prefixes := []string{source.PrefixGA, source.PrefixAlpha}
-	if p := s.k.Config().AnnotationPrefix; p != "" {
-		prefixes = []string{p}
-	}
-	for _, p := range prefixes {
-		if v := ann[p+keyIngress]; v != "" {
-			return p + keyIngress, v
-		}
-	}
-	return "", ""
-}
 
 func (s *Source) ingress(gatewayNamespace, ref string) (*networkingv1.Ingress, error) {
 	ns, name := gatewayNamespace, ref

@@ -238,21 +238,6 @@ func serverHost(h string) string {
 	return h
 }
 
-// ingressAnnotation returns external-dns's ingress annotation on a Gateway, under the prefixes the
-// kernel reads (not one of its keys: zonekeeper reports it, it does not read it).
-func (g *generation) ingressAnnotation(gw *gatewayView) (key, value string) {
-	prefixes := []string{source.PrefixGA, source.PrefixAlpha}
-	if p := g.s.k.Config().AnnotationPrefix; p != "" {
-		prefixes = []string{p}
-	}
-	for _, p := range prefixes {
-		if v := gw.Annotations[p+keyIngress]; v != "" {
-			return p + keyIngress, v
-		}
-	}
-	return "", ""
-}
-
 // gatewayTargets returns a Gateway's targets: its target annotation, else the addresses of the
 // Services its selector matches (all of them when it has no selector, as in external-dns). Problems are
 // recorded on the Gateway o.
@@ -260,7 +245,7 @@ func (g *generation) gatewayTargets(o *source.Object, gw *gatewayView) source.Ta
 	if t, present := o.TargetAnnotation(); present {
 		return t
 	}
-	if key, v := g.ingressAnnotation(gw); v != "" {
+	if key, v := g.s.k.PrefixedAnnotation(gw.Annotations, keyIngress); v != "" {
 		o.Problem("metadata.annotations["+key+"]", v, "zonekeeper does not read Ingresses for Istio Gateways: set the target annotation to the Ingress's load balancer address instead")
 		return source.Targets{}
 	}
