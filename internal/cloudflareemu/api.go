@@ -1,6 +1,7 @@
 package cloudflareemu
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -52,8 +53,25 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.record(r, rt.Operation, zoneID, http.StatusOK, 0)
-	writeResult(w, result, info)
+	switch v := result.(type) {
+	case bareBody:
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(v.v)
+	case noResult:
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"success": true, "errors": []errorDetail{}, "messages": []errorDetail{}})
+	default:
+		writeResult(w, result, info)
+	}
 }
+
+// bareBody is a success answer written without the envelope, as Cloudflare
+// answers DELETE custom_hostnames/{id} with just {"id": …}.
+type bareBody struct{ v any }
+
+// noResult is a success envelope without a result member, as Cloudflare
+// answers DELETE addressing/regional_hostnames/{hostname}.
+type noResult struct{}
 
 // authenticate requires a bearer token or an X-Auth-Key/X-Auth-Email pair
 // and, when Options.APITokens is set, one of those tokens. It returns the

@@ -149,6 +149,18 @@ type ZoneDump struct {
 	Name    string       `json:"name"`
 	Plan    string       `json:"plan"`
 	Records []RecordDump `json:"records"`
+	// CustomHostnames and RegionalHostnames are sorted by hostname.
+	CustomHostnames   []HostnameDump `json:"customHostnames,omitempty"`
+	RegionalHostnames []HostnameDump `json:"regionalHostnames,omitempty"`
+}
+
+// HostnameDump is a custom hostname (with its custom origin server) or a
+// regional hostname (with its region key).
+type HostnameDump struct {
+	ID                 string `json:"id,omitempty"`
+	Hostname           string `json:"hostname"`
+	CustomOriginServer string `json:"customOriginServer,omitempty"`
+	RegionKey          string `json:"regionKey,omitempty"`
 }
 
 // RecordDump is one record with every stored field except timestamps.
@@ -207,6 +219,14 @@ func (s *Server) Dump() []ZoneDump {
 			}
 			return a.ID < b.ID
 		})
+		for _, c := range z.custom {
+			d.CustomHostnames = append(d.CustomHostnames, HostnameDump{ID: c.id, Hostname: c.hostname, CustomOriginServer: c.originServer})
+		}
+		sort.Slice(d.CustomHostnames, func(i, j int) bool { return d.CustomHostnames[i].Hostname < d.CustomHostnames[j].Hostname })
+		for _, h := range z.regional {
+			d.RegionalHostnames = append(d.RegionalHostnames, HostnameDump{Hostname: h.hostname, RegionKey: h.regionKey})
+		}
+		sort.Slice(d.RegionalHostnames, func(i, j int) bool { return d.RegionalHostnames[i].Hostname < d.RegionalHostnames[j].Hostname })
 		out = append(out, d)
 	}
 	return out
@@ -224,6 +244,14 @@ func WithoutIDs(dumps []ZoneDump) []ZoneDump {
 			recs[j] = r
 		}
 		d.Records = recs
+		custom := make([]HostnameDump, len(d.CustomHostnames))
+		for j, c := range d.CustomHostnames {
+			c.ID = ""
+			custom[j] = c
+		}
+		if len(custom) > 0 {
+			d.CustomHostnames = custom
+		}
 		out[i] = d
 	}
 	return out
