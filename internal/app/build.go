@@ -85,7 +85,7 @@ func (m multiObserver) Reconciled(r controller.Report) {
 }
 
 func needsKube(cfg config.Config) bool {
-	if cfg.LeaderElect || cfg.PublicIPFromNode != "" || cfg.PublicIPFromService != "" {
+	if cfg.LeaderElect || cfg.PublicIPFromNode != "" || cfg.PublicIPFromService != "" || cfg.Registry == "crd" {
 		return true
 	}
 	return cfg.NeedsCluster()
@@ -154,7 +154,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		if obs.metrics != nil {
 			prov = obs.metrics.InstrumentProvider(cfg.Provider, prov)
 		}
-		reg, err := buildRegistry(cfg, prov)
+		reg, err := buildRegistry(cfg, prov, kube, log)
 		if err != nil {
 			return nil, err
 		}
@@ -359,9 +359,12 @@ func startProvider(ctx context.Context, cfg config.Config, env provider.Env) (fu
 	return k.New(ctx, env)
 }
 
-func buildRegistry(cfg config.Config, p provider.Provider) (registry.Registry, error) {
-	if cfg.Registry == "noop" {
+func buildRegistry(cfg config.Config, p provider.Provider, kube kubeAccess, log *slog.Logger) (registry.Registry, error) {
+	switch cfg.Registry {
+	case "noop":
 		return noop.New(p), nil
+	case "crd":
+		return buildCRDRegistry(cfg, p, kube, log)
 	}
 	tcfg := txt.Config{
 		OwnerID:             cfg.TXTOwnerID,

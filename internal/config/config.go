@@ -97,6 +97,7 @@ type Config struct {
 
 	// Registry.
 	Registry               string
+	CRDRegistryNamespace   string
 	MigrateFromTXTOwner    string
 	TXTOwnerID             string
 	TXTPrefix              string
