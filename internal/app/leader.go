@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -34,11 +35,11 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 		namespace = "default"
 	}
 	identity := replicaIdentity()
-	lock := &resourcelock.LeaseLock{
+	lock := newLeaseWatch(&resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: namespace, Name: cfg.LeaderElectLeaseName},
 		Client:     kube.CoordinationV1(),
 		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
-	}
+	}, cfg.LeaderElectLeaseDuration)
 	log.Info("Leader election on", "lease", namespace+"/"+cfg.LeaderElectLeaseName, "identity", identity)
 	setLeader(false)
 	var leading sync.Mutex // held while lead runs: one term at a time
@@ -58,9 +59,23 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 					if leadCtx.Err() != nil {
 						return // this term ended while the previous one's lead was finishing
 					}
+					termCtx, endTerm := context.WithCancel(leadCtx)
+					defer endTerm()
+					wait := lock.startTerm(endTerm)
+					defer lock.stopTerm()
+					if wait > 0 {
+						// The Lease was deleted or overwritten while another replica held it.
+						log.Info("Acquired the Lease; waiting for the previous holder's lease to run out before leading",
+							"identity", identity, "wait", wait.Round(time.Millisecond))
+						select {
+						case <-termCtx.Done():
+							return
+						case <-time.After(wait):
+						}
+					}
 					log.Info("Became the leader", "identity", identity)
 					setLeader(true)
-					lead(leadCtx)
+					lead(termCtx)
 				},
 				OnStoppedLeading: func() {
 					setLeader(false)
