@@ -104,6 +104,9 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	log.Info("Starting zonekeeper", "version", Version, "sources", cfg.Sources, "provider", cfg.Provider,
 		"registry", cfg.Registry, "owner", cfg.TXTOwnerID, "policy", cfg.Policy, "interval", cfg.Interval.String(),
 		"dryRun", cfg.DryRun, "once", cfg.Once)
+	for _, n := range cfg.NotApplied {
+		log.Warn("Flag accepted for external-dns compatibility and not applied", "flag", n)
+	}
 	m := metrics.New(Version)
 	h := health.New(2*cfg.Interval + 30*time.Second)
 	if !cfg.Once {

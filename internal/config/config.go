@@ -34,6 +34,9 @@ type Config struct {
 	PrintVersion bool
 	// Refused lists the external-dns flags given that zonekeeper does not implement.
 	Refused []string
+	// NotApplied lists, as "--flag: reason", the flags given that zonekeeper accepts and does not
+	// apply; the controller logs each one at start.
+	NotApplied []string
 
 	// Sources.
 	Sources          []string

@@ -234,8 +234,7 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 	if err := fs.Parse(negatedBools(fs, args)); err != nil {
 		return cfg, nil, err
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := setFlags(fs)
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
 		if given[f.Name] || envErr != nil {
@@ -259,6 +258,7 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 	if envErr != nil {
 		return cfg, nil, envErr
 	}
+	cfg.NotApplied = notApplied(setFlags(fs)) // fs.Set from the environment counts as set
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
 	}
