@@ -23,7 +23,7 @@ type refusedFlag struct {
 
 func refusedFlags() map[string]refusedFlag {
 	// External-dns providers zonekeeper does not have; their flags name them.
-	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "azure", "cloudflare", "dynamodb", "exoscale",
+	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "azure", "dynamodb", "exoscale",
 		"godaddy", "google", "ns1", "oci", "ovh", "pihole", "plural", "transip"}
 	const (
 		notSource   = "this source is not part of zonekeeper yet"
@@ -45,6 +45,7 @@ func refusedFlags() map[string]refusedFlag {
 		"rfc2136-load-balancing-strategy":        {reason: notFeature + ": several --rfc2136-host are tried in order (failover)", harmless: "disabled"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},
+		"crd-registry-namespace":                 {reason: notFeature + " yet: --registry=crd (external-dns v0.23); ownership is kept in TXT records (--registry=txt)"},
 	}
 	// Every flag of the providers zonekeeper does not have, as external-dns v0.21 lists them.
 	for name, boolean := range map[string]bool{
@@ -54,11 +55,7 @@ func refusedFlags() map[string]refusedFlag {
 		"aws-sd-create-tag": false, "aws-sd-service-cleanup": true,
 		"azure-config-file": false, "azure-maxretries-count": false, "azure-resource-group": false,
 		"azure-subscription-id": false, "azure-user-assigned-identity-client-id": false, "azure-zones-cache-duration": false,
-		"cloudflare-custom-hostnames": true, "cloudflare-custom-hostnames-certificate-authority": false,
-		"cloudflare-custom-hostnames-min-tls-version": false, "cloudflare-dns-records-per-page": false,
-		"cloudflare-proxied": true, "cloudflare-record-comment": false, "cloudflare-region-key": false,
-		"cloudflare-regional-services": true,
-		"dynamodb-region":              false, "dynamodb-table": false,
+		"dynamodb-region": false, "dynamodb-table": false,
 		"exoscale-apienv": false, "exoscale-zones-cache-duration": false, "exoscale-apikey": false, "exoscale-apisecret": false, "exoscale-apizone": false,
 		"godaddy-api-key": false, "godaddy-api-ote": true, "godaddy-api-secret": false, "godaddy-api-ttl": false,
 		"google-batch-change-interval": false, "google-batch-change-size": false, "google-project": false,

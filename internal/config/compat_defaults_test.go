@@ -23,7 +23,7 @@ func TestRefusedFlagAtItsDefaultIsAccepted(t *testing.T) {
 		"--google-batch-change-size=10":            "--google-batch-change-size: the google provider",
 		"--exoscale-zones-cache-duration=1m":       "--exoscale-zones-cache-duration: the exoscale provider",
 		"--rfc2136-load-balancing-strategy=random": "--rfc2136-load-balancing-strategy: not implemented",
-		"--cloudflare-dns-records-per-page=5000":   "--cloudflare-dns-records-per-page: the cloudflare provider",
+		"--google-zone-visibility=private":         "--google-zone-visibility: the google provider",
 	} {
 		if _, _, err := Parse("z", append(base, arg), env(nil), io.Discard); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error containing %q", arg, err, want)

@@ -12,7 +12,7 @@ import (
 func TestRefusedFlags(t *testing.T) {
 	base := []string{"--source=service", "--provider=inmemory"}
 	for args, want := range map[string]string{
-		"--cloudflare-proxied":                          "--cloudflare-proxied: the cloudflare provider is not part of zonekeeper",
+		"--google-project=p":                            "--google-project: the google provider is not part of zonekeeper",
 		"--azure-resource-group=rg":                     "--azure-resource-group: the azure provider",
 		"--aws-sd-service-cleanup":                      "--aws-sd-service-cleanup: the aws-sd provider",
 		"--zone-name-filter=example.com":                "--zone-name-filter: not implemented",

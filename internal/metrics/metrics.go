@@ -47,6 +47,7 @@ type Metrics struct {
 	heldByPolicy      *prometheus.GaugeVec
 	sourceUnavailable *prometheus.GaugeVec
 	guardHeld         *prometheus.GaugeVec
+	throttled         *prometheus.CounterVec
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -111,6 +112,7 @@ func New(version string) *Metrics {
 		Name: "zonekeeper_guard_held_changes", Help: "Deletes and updates the mass-change guard holds in the last reconcile, by view and zone (--guard-*); 0 once they pass or shrink below the threshold.",
 	}, []string{"view", "zone"})
 	f(m.guardHeld)
+	m.throttled = newThrottles(f)
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.
 	m.publicIP, _ = publicip.NewPrometheusMetrics(r)

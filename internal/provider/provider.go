@@ -60,6 +60,22 @@ type Capabilities struct {
 	Wildcards bool
 	// DefaultTTL used when an endpoint leaves its TTL unset.
 	DefaultTTL endpoint.TTL
+	// Properties are provider-specific properties the backend holds on some record types only (or on
+	// none yet): a record that asks for one elsewhere cannot be held as asked.
+	Properties []PropertyLimit
+}
+
+// PropertyLimit is a provider-specific property the backend can hold on RecordTypes only (Cloudflare
+// proxies A, AAAA and CNAME records); with no RecordTypes, on no record.
+type PropertyLimit struct {
+	// Name is the property ("cloudflare/proxied").
+	Name string
+	// Off are values that ask for nothing ("false"); an empty value always does.
+	Off []string
+	// RecordTypes may carry the property.
+	RecordTypes []string
+	// Reason says why, for the problem on the object.
+	Reason string
 }
 
 // Refuses says why a backend with these capabilities cannot hold e: a record type it does not store,
@@ -73,6 +89,13 @@ func (c Capabilities) Refuses(e *endpoint.Endpoint) string {
 		return fmt.Sprintf("set identifiers are not supported (set identifier %q)", e.SetIdentifier)
 	case !c.Wildcards && slices.Contains(strings.Split(e.DNSName, "."), "*"):
 		return "wildcard names are not supported"
+	}
+	for _, l := range c.Properties {
+		v, ok := e.GetProviderSpecific(l.Name)
+		if !ok || strings.TrimSpace(v) == "" || slices.Contains(l.Off, strings.TrimSpace(v)) || slices.Contains(l.RecordTypes, e.RecordType) {
+			continue
+		}
+		return fmt.Sprintf("%s=%s: %s", l.Name, v, l.Reason)
 	}
 	return ""
 }

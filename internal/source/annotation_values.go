@@ -30,6 +30,7 @@ var providerSpecificPrefixes = []struct{ annotation, property string }{
 	{"webhook-", "webhook/"},
 	{"scw-", "scw/"},
 	{"azure-", "azure/"},
+	{"cloudflare-", "cloudflare/"},
 }
 
 // awsAnnotations are the aws- annotations Route 53 reads (external-dns v0.23's aws/ properties; the
@@ -40,6 +41,12 @@ var awsAnnotations = []string{
 	"aws-geolocation-subdivision-code", "aws-geoproximity-bias", "aws-geoproximity-coordinates",
 	"aws-geoproximity-local-zone-group", "aws-geoproximity-region", "aws-health-check-id", "aws-hosted-zone-id",
 	"aws-multi-value-answer", "aws-region", "aws-target-hosted-zone", "aws-weight",
+}
+
+// cloudflareAnnotations are the cloudflare- annotations external-dns v0.23 reads (as cloudflare/
+// properties); any other is a typo, a problem on the object.
+var cloudflareAnnotations = []string{
+	"cloudflare-custom-hostname", "cloudflare-proxied", "cloudflare-record-comment", "cloudflare-region-key", "cloudflare-tags",
 }
 
 // skippedByController reports whether the controller annotation hands the object to another controller.
@@ -138,8 +145,8 @@ func (o *objectInput) choice(key string, allowed ...string) string {
 	return ""
 }
 
-// providerSpecific returns the provider hints: alias, and every aws-, coredns-, webhook-, scw- and
-// azure- annotation copied to aws/, coredns/, ... properties. Sorted by name for stable output.
+// providerSpecific returns the provider hints: alias, and every aws-, coredns-, webhook-, scw-,
+// azure- and cloudflare- annotation copied to aws/, coredns/, ... properties. Sorted by name for stable output.
 func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 	var ps endpoint.ProviderSpecific
 	if v, full, ok := o.lookup(keyAlias); ok {
@@ -162,6 +169,10 @@ func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 			if rest, ok := strings.CutPrefix(suffix, p.annotation); ok && rest != "" {
 				if p.annotation == "aws-" && !slices.Contains(awsAnnotations, suffix) {
 					o.problem(annotationField(k), v, "not an annotation Route 53 reads (known: "+strings.Join(awsAnnotations, ", ")+")")
+					break
+				}
+				if p.annotation == "cloudflare-" && !slices.Contains(cloudflareAnnotations, suffix) {
+					o.problem(annotationField(k), v, "not an annotation Cloudflare reads (known: "+strings.Join(cloudflareAnnotations, ", ")+")")
 					break
 				}
 				ps = append(ps, endpoint.ProviderSpecificProperty{Name: p.property + rest, Value: v})

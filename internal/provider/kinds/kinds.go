@@ -10,6 +10,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/aws"
 	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
+	"github.com/zonekeeper/zonekeeper/internal/provider/cloudflare"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
@@ -25,6 +26,7 @@ type Settings struct {
 	coredns.CoreDNSFlags
 	rfc2136.RFC2136Flags
 	pdns.PDNSFlags
+	cloudflare.CloudflareFlags
 	builtin.BuiltinFlags
 	inmemory.InMemoryFlags
 	webhook.WebhookFlags

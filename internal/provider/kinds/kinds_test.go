@@ -57,7 +57,7 @@ func TestEveryKindIsComplete(t *testing.T) {
 	if k, ok := Lookup(&s, "skydns"); !ok || k.Name != "coredns" {
 		t.Errorf("--provider=skydns selects %q", k.Name)
 	}
-	if got := strings.Join(Names(), ","); got != "aws,coredns,rfc2136,pdns,builtin,inmemory,webhook" {
+	if got := strings.Join(Names(), ","); got != "aws,coredns,rfc2136,pdns,cloudflare,builtin,inmemory,webhook" {
 		t.Errorf("Names() = %s", got)
 	}
 }

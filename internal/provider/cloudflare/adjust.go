@@ -1,0 +1,87 @@
+package cloudflare
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// AdjustEndpoints implements provider.EndpointAdjuster: it returns the desired endpoints as Records
+// will list them once written, so the plan compares like with like (as external-dns's
+// AdjustEndpoints does):
+//
+//   - legacy property names (external-dns.alpha.kubernetes.io/cloudflare-proxied, any prefix) take
+//     their v0.23 names (cloudflare/proxied), and other providers' properties are dropped;
+//   - cloudflare/proxied is always set: the annotation, else --cloudflare-proxied, and "false" for a
+//     type Cloudflare cannot proxy unless the object asked for it (then Capabilities refuses it, a
+//     problem on the object rather than a record silently published otherwise);
+//   - a proxied record has no TTL of its own (Cloudflare keeps it "automatic");
+//   - cloudflare/record-comment defaults to --cloudflare-record-comment;
+//   - cloudflare/tags are trimmed and sorted, and dropped when empty.
+//
+// A value that cannot be written (cloudflare-proxied: maybe) is kept; ApplyChanges rejects it with a
+// message naming the annotation. The argument is not modified.
+func (p *Provider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	out := make([]*endpoint.Endpoint, 0, len(desired))
+	for _, e := range desired {
+		c := e.DeepCopy()
+		c.ProviderSpecific = ownProperties(c.ProviderSpecific)
+		v, explicit := c.GetProviderSpecific(propProxied)
+		v = strings.TrimSpace(v)
+		if !explicit {
+			v = strconv.FormatBool(p.cfg.Proxied)
+		}
+		proxied, err := strconv.ParseBool(v)
+		switch {
+		case err != nil:
+			c.SetProviderSpecific(propProxied, v)
+		case !slices.Contains(proxiableTypes, c.RecordType) && (!explicit || !proxied):
+			c.SetProviderSpecific(propProxied, "false")
+		default:
+			c.SetProviderSpecific(propProxied, strconv.FormatBool(proxied))
+			if proxied {
+				c.RecordTTL = 0
+			}
+		}
+		if _, ok := c.GetProviderSpecific(propComment); !ok && p.cfg.Comment != "" {
+			c.SetProviderSpecific(propComment, p.cfg.Comment)
+		}
+		if v, ok := c.GetProviderSpecific(propTags); ok {
+			if tags := parseTags(v); len(tags) > 0 {
+				c.SetProviderSpecific(propTags, strings.Join(tags, ","))
+			} else {
+				c.DeleteProviderSpecific(propTags)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// ownProperties keeps the cloudflare/ properties, with legacy names made canonical; a canonical name
+// wins over a legacy one.
+func ownProperties(in endpoint.ProviderSpecific) endpoint.ProviderSpecific {
+	var out endpoint.ProviderSpecific
+	set := func(name, value string, override bool) {
+		for i := range out {
+			if out[i].Name == name {
+				if override {
+					out[i].Value = value
+				}
+				return
+			}
+		}
+		out = append(out, endpoint.ProviderSpecificProperty{Name: name, Value: value})
+	}
+	for _, p := range in {
+		if strings.HasPrefix(p.Name, propPrefix) {
+			set(p.Name, p.Value, true)
+		} else if canon, ok := legacyName(p.Name); ok {
+			set(canon, p.Value, false)
+		}
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+// Package cloudflare is --provider=cloudflare: records in Cloudflare DNS through the official
+// cloudflare-go SDK (v7, as external-dns v0.23), configured like external-dns's cloudflare provider.
+// Writes go through the batch endpoint; a refused batch is bisected down to the refused records,
+// which are reported while the rest is applied. See README.md.
+package cloudflare
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+
+	cf "github.com/cloudflare/cloudflare-go/v7"
+	"github.com/cloudflare/cloudflare-go/v7/option"
+	"github.com/cloudflare/cloudflare-go/v7/zones"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
+
+// recordTypes are the types the provider reads and writes (external-dns's Cloudflare set, without
+// TLSA, which zonekeeper's TXT registry does not map yet).
+var recordTypes = []string{
+	endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
+	endpoint.RecordTypeMX, endpoint.RecordTypeNS, endpoint.RecordTypeSRV,
+}
+
+// proxiableTypes are the types Cloudflare can proxy.
+var proxiableTypes = []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME}
+
+// Provider reads and writes the records of the managed zones of one Cloudflare account.
+type Provider struct {
+	client  *cf.Client
+	account *account
+	cfg     Config
+	filter  domainFilter
+	log     *slog.Logger
+
+	mu sync.Mutex
+	// zones are the managed zones as last listed, nil until listed; index holds, per zone id, the
+	// records as last listed or written (write-through: the registry calls Records once per
+	// --interval only).
+	zones []zone
+	index map[string]*zoneIndex
+}
+
+// New checks the configuration and returns the provider. It makes no request.
+func New(cfg Config) (*Provider, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.RecordsPerPage <= 0 {
+		cfg.RecordsPerPage = DefaultRecordsPerPage
+	}
+	if cfg.BatchChangeSize <= 0 {
+		cfg.BatchChangeSize = DefaultBatchChangeSize
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Accounts == nil {
+		cfg.Accounts = newAccounts(DefaultRequestsPerSecond, nil)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	creds, err := readCredentials(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	base, err := baseURL(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	acct := cfg.Accounts.get(creds.id(base))
+	opts := []option.RequestOption{
+		option.WithBaseURL(base),
+		option.WithHTTPClient(&http.Client{Timeout: cfg.Timeout}),
+		// The account's middleware does all the retrying (429s pause the whole account).
+		option.WithMaxRetries(0),
+		option.WithMiddleware(acct.middleware),
+	}
+	if creds.token != "" {
+		opts = append(opts, option.WithAPIToken(creds.token))
+	} else {
+		opts = append(opts, option.WithAPIKey(creds.key), option.WithAPIEmail(creds.email))
+	}
+	return &Provider{
+		client: cf.NewClient(opts...), account: acct, cfg: cfg,
+		filter: newDomainFilter(cfg.DomainFilter), log: cfg.Logger,
+	}, nil
+}
+
+// Capabilities implements provider.Provider. Cloudflare serves stored wildcards; a record without a
+// TTL is written with TTL 1 ("automatic"). Proxying is for A, AAAA and CNAME records only, and
+// Regional Services and custom hostnames are not implemented: a record that asks for them is a
+// problem on its object.
+func (p *Provider) Capabilities() provider.Capabilities {
+	return provider.Capabilities{
+		RecordTypes: recordTypes,
+		Wildcards:   true,
+		DefaultTTL:  autoTTL,
+		Properties: []provider.PropertyLimit{
+			{Name: propProxied, Off: []string{"false", "0", "f", "F", "FALSE", "False"}, RecordTypes: proxiableTypes,
+				Reason: "Cloudflare proxies A, AAAA and CNAME records only (cloudflare-proxied)"},
+			{Name: propRegionKey, Reason: "Regional Services (cloudflare-region-key) are not implemented by zonekeeper's cloudflare provider yet"},
+			{Name: propCustomHostname, Reason: "custom hostnames (cloudflare-custom-hostname) are not implemented by zonekeeper's cloudflare provider yet"},
+		},
+	}
+}
+
+// Probe implements provider.Prober: one page of one zone.
+func (p *Provider) Probe(ctx context.Context) error {
+	_, err := p.client.Zones.List(ctx, zones.ZoneListParams{PerPage: cf.F(5.0)})
+	return describeError(err)
+}
+
+// Invalidate drops what was listed, so the next call lists the account again.
+func (p *Provider) Invalidate() {
+	p.mu.Lock()
+	p.zones, p.index = nil, nil
+	p.mu.Unlock()
+}
+
+var (
+	_ provider.Provider         = (*Provider)(nil)
+	_ provider.EndpointAdjuster = (*Provider)(nil)
+	_ provider.Prober           = (*Provider)(nil)
+)
