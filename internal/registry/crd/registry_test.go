@@ -265,3 +265,36 @@ func TestRegistryMarksRefusedChangesFailed(t *testing.T) {
 		t.Fatalf("refused: %s/%s %q", s, reason, msg)
 	}
 }
+
+// wireProvider hands the provider copies of the changes, as a provider that decodes them from the wire
+// (the webhook client) does: its refusals name endpoints the registry never saw.
+type wireProvider struct{ *inmemory.Provider }
+
+func (w wireProvider) ApplyChanges(ctx context.Context, c *plan.Changes) error {
+	cp := func(eps []*endpoint.Endpoint) []*endpoint.Endpoint {
+		out := make([]*endpoint.Endpoint, len(eps))
+		for i, e := range eps {
+			out[i] = e.DeepCopy()
+		}
+		return out
+	}
+	return w.Provider.ApplyChanges(ctx, &plan.Changes{Create: cp(c.Create), UpdateOld: cp(c.UpdateOld), UpdateNew: cp(c.UpdateNew), Delete: cp(c.Delete)})
+}
+
+// Refusals are matched to the changes by record when the provider does not hand back our pointers.
+func TestRegistryMatchesRefusalsFromTheWire(t *testing.T) {
+	c := startCluster(t)
+	ctx := context.Background()
+	r := c.registry(t, wireProvider{inmemory.New("example.com")}, "cluster-a", nil)
+	good := labelled("good.example.com", "service/default/good", "192.0.2.1")
+	outside := labelled("web.example.org", "service/default/web", "192.0.2.2")
+	if _, ok := provider.AsApplyError(r.ApplyChanges(ctx, &plan.Changes{Create: []*endpoint.Endpoint{good, outside}})); !ok {
+		t.Fatal("no *provider.ApplyError")
+	}
+	if s, reason := ready(c.get(t, good.Key())); s != metav1.ConditionTrue || reason != ProgrammedReason {
+		t.Errorf("good: %s/%s", s, reason)
+	}
+	if s, reason := ready(c.get(t, outside.Key())); s != metav1.ConditionFalse || reason != FailedReason {
+		t.Errorf("refused: %s/%s", s, reason)
+	}
+}
