@@ -45,7 +45,6 @@ func refusedFlags() map[string]refusedFlag {
 		"rfc2136-load-balancing-strategy":        {reason: notFeature + ": several --rfc2136-host are tried in order (failover)", harmless: "disabled"},
 		"unstructured-resource":                  {reason: notSource + " (unstructured)"},
 		"connector-source-server":                {reason: notSource + " (connector)"},
-		"crd-registry-namespace":                 {reason: notFeature + " yet: --registry=crd (external-dns v0.23); ownership is kept in TXT records (--registry=txt)"},
 	}
 	// Every flag of the providers zonekeeper does not have, as external-dns v0.21 lists them.
 	for name, boolean := range map[string]bool{

@@ -109,7 +109,8 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.BoolVar(&cfg.WebhookServer, "webhook-server", cfg.WebhookServer, "serve --provider over the webhook protocol instead of running the controller (as 'zonekeeper webhook')")
 	fs.StringVar(&cfg.WebhookServerAddress, "webhook-server-address", cfg.WebhookServerAddress, "address the webhook server listens on")
 
-	fs.StringVar(&cfg.Registry, "registry", cfg.Registry, "ownership registry: txt, noop")
+	fs.StringVar(&cfg.Registry, "registry", cfg.Registry, "ownership registry: txt, crd (external-dns's DNSRecord objects), noop")
+	fs.StringVar(&cfg.CRDRegistryNamespace, "crd-registry-namespace", cfg.CRDRegistryNamespace, "namespace of the DNSRecord objects of --registry=crd (default: the kubeconfig context's or the pod's namespace, else default)")
 	fs.StringVar(&cfg.TXTOwnerID, "txt-owner-id", cfg.TXTOwnerID, "owner id written into ownership TXT records")
 	fs.StringVar(&cfg.MigrateFromTXTOwner, "migrate-from-txt-owner", cfg.MigrateFromTXTOwner, "take over the records of this owner id: they count as ours and their ownership TXTs are rewritten with --txt-owner-id")
 	fs.StringVar(&cfg.TXTPrefix, "txt-prefix", cfg.TXTPrefix, "prefix of ownership TXT names (may contain %{record_type})")
@@ -231,8 +232,7 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 	if err := fs.Parse(negatedBools(fs, args)); err != nil {
 		return cfg, nil, err
 	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := setFlags(fs)
 	var envErr error
 	fs.VisitAll(func(f *flag.Flag) {
 		if given[f.Name] || envErr != nil {
@@ -256,6 +256,7 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 	if envErr != nil {
 		return cfg, nil, envErr
 	}
+	cfg.NotApplied = notApplied(setFlags(fs)) // fs.Set from the environment counts as set
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
 	}
@@ -354,9 +355,18 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("--webhook-server with --view: the protocol has no views; run one webhook server per view"))
 	}
 	switch c.Registry {
-	case "txt", "noop":
+	case "txt", "noop", "crd":
 	default:
-		errs = append(errs, fmt.Errorf("--registry=%s: unknown registry (supported: txt, noop)", c.Registry))
+		errs = append(errs, fmt.Errorf("--registry=%s: unknown registry (supported: txt, crd, noop)", c.Registry))
+	}
+	if c.CRDRegistryNamespace != "" && c.Registry != "crd" {
+		errs = append(errs, fmt.Errorf("--crd-registry-namespace needs --registry=crd (--registry=%s keeps no DNSRecords)", c.Registry))
+	}
+	if c.Registry == "crd" && c.TXTOwnerID == "" {
+		errs = append(errs, errors.New("--txt-owner-id must not be empty: --registry=crd writes it into the owner label of its DNSRecords"))
+	}
+	if c.Registry == "crd" && len(c.Views) > 0 {
+		errs = append(errs, errors.New("--registry=crd with --view: the views' records would share one DNSRecord per name; use --registry=txt"))
 	}
 	if c.MigrateFromTXTOwner != "" && c.Registry != "txt" {
 		errs = append(errs, errors.New("--migrate-from-txt-owner needs --registry=txt"))
