@@ -20,7 +20,15 @@ const (
 	RecordTypeMX    = "MX"
 	RecordTypeNAPTR = "NAPTR"
 	RecordTypeDNAME = "DNAME"
+	// TLSA came with external-dns v0.23, DNAME with v0.22.
+	RecordTypeTLSA = "TLSA"
+	// CAA is not among external-dns's known types; DNSEndpoints and Route 53 carry it.
+	RecordTypeCAA = "CAA"
 )
+
+// ProviderSpecificRecordType is the property the record-type annotation sets ("ptr" asks for PTR
+// records of an object's A and AAAA records; "" opts out of --create-ptr), as external-dns v0.23 names it.
+const ProviderSpecificRecordType = "record-type"
 
 // Label keys, as external-dns names them.
 const (

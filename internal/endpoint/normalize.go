@@ -79,7 +79,7 @@ func isASCII(s string) bool {
 	return true
 }
 
-// ValidateTarget checks a target of an A, AAAA or CNAME record set and returns it normalised.
+// ValidateTarget checks a target of a record set of the given type and returns it normalised.
 func ValidateTarget(recordType, target string) (string, error) {
 	t := strings.TrimSpace(target)
 	switch recordType {
@@ -113,10 +113,7 @@ func ValidateTarget(recordType, target string) (string, error) {
 		}
 		return target, nil
 	}
-	if t == "" {
-		return "", fmt.Errorf("empty target")
-	}
-	return t, nil
+	return checkRData(recordType, target)
 }
 
 // ClassifyTarget validates a target whose type is not yet known (a `target` annotation value, a status
@@ -139,6 +136,9 @@ func (e *Endpoint) Validate() *FieldError {
 		return &FieldError{Field: "dnsName", Value: e.DNSName, Reason: err.Error()}
 	}
 	e.DNSName = n
+	if e.RecordType == RecordTypePTR && !IsReverseName(n) {
+		return &FieldError{Field: "dnsName", Value: e.DNSName, Reason: "a PTR record belongs below in-addr.arpa or ip6.arpa"}
+	}
 	if len(e.Targets) == 0 {
 		return &FieldError{Field: "targets", Value: "", Reason: "no targets"}
 	}

@@ -10,11 +10,14 @@ import (
 // recordTypeTemplate in a prefix or suffix is replaced by the lower-case record type.
 const recordTypeTemplate = "%{record_type}"
 
-// mappedTypes are the record types a TXT name can encode, as external-dns's mapper lists them.
+// mappedTypes are the record types a TXT name can encode: external-dns v0.23's mapper list (TXT and
+// DNAME came in v0.22, TLSA in v0.23), plus CAA. external-dns writes "caa-<name>" for a CAA record too
+// but cannot read it back (it takes it for a type-less legacy name), so its CAA records never count as
+// owned; zonekeeper reads the name it writes. docs/migration.md lists the difference.
 var mappedTypes = [...]string{
 	endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeNS,
 	endpoint.RecordTypeMX, endpoint.RecordTypePTR, endpoint.RecordTypeSRV, endpoint.RecordTypeNAPTR,
-	endpoint.RecordTypeTXT, endpoint.RecordTypeDNAME,
+	endpoint.RecordTypeTXT, endpoint.RecordTypeDNAME, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA,
 }
 
 // Mapper turns record names into ownership TXT names and back, as external-dns's AffixNameMapper does
