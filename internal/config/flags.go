@@ -257,6 +257,7 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 		return cfg, nil, envErr
 	}
 	cfg.NotApplied = notApplied(setFlags(fs)) // fs.Set from the environment counts as set
+	cfg.NotApplied = append(cfg.NotApplied, notAppliedForProvider(cfg.Provider, setFlags(fs))...)
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
 	}

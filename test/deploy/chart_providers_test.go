@@ -90,6 +90,31 @@ env:
     valueFrom:
       secretKeyRef: {name: pdns-api, key: api-key}
 `
+	// Cloudflare with the token from an existing Secret, as docs/cloudflare.md sets it up.
+	cloudflareValues = `
+provider: cloudflare
+txtOwnerId: home
+txtPrefix: "%{record_type}-"
+domainFilters: [example.com]
+cloudflare:
+  apiTokenSecretRef: {name: cloudflare-api, key: token}
+  proxied: true
+  recordComment: managed by zonekeeper
+  dnsRecordsPerPage: 500
+  batchChangeSize: 100
+`
+	// What external-dns chart users write today: provider cloudflare, the token through env.
+	cloudflareEnvValues = `
+provider:
+  name: cloudflare
+txtOwnerId: home
+env:
+  - name: CF_API_TOKEN
+    valueFrom:
+      secretKeyRef: {name: cloudflare-api, key: token}
+extraArgs:
+  cloudflare-proxied: true
+`
 	// The built-in server for a home lab: two views, a static zone file for every view and one for the
 	// internal view, AXFR to a secondary with a TSIG key, a LoadBalancer DNS Service, two replicas.
 	builtinValues = `
@@ -209,6 +234,41 @@ func TestChartProviderValueSets(t *testing.T) {
 		if n != 1 {
 			t.Errorf("EXTERNAL_DNS_PDNS_API_KEY set %d times", n)
 		}
+	})
+
+	t.Run("cloudflare-token-secret-ref", func(t *testing.T) {
+		objs := mustHelmTemplate(t, chartRender{release: "cf", namespace: "dns", values: cloudflareValues})
+		c.apply(t, objs)
+		d := deployment(t, objs)
+		ctr := container(t, d)
+		wantArgs(t, ctr.Args, "--provider=cloudflare", "--cloudflare-proxied", "--cloudflare-record-comment=managed by zonekeeper",
+			"--cloudflare-dns-records-per-page=500", "--batch-change-size=100")
+		wantSecretEnv(t, ctr, "CF_API_TOKEN", "cloudflare-api", "token")
+		for _, e := range ctr.Env {
+			if e.Name == "CF_API_KEY" || e.Name == "CF_API_EMAIL" || e.Name == "CLOUDFLARE_BASE_URL" {
+				t.Errorf("unasked %s in the environment", e.Name)
+			}
+		}
+		wantSecureDefaults(t, d)
+		wantParses(t, ctr.Args, map[string]string{"CF_API_TOKEN": "from-the-secret"})
+	})
+
+	t.Run("cloudflare-env-passthrough", func(t *testing.T) {
+		objs := mustHelmTemplate(t, chartRender{release: "cf-env", namespace: "dns", values: cloudflareEnvValues})
+		c.apply(t, objs)
+		ctr := container(t, deployment(t, objs))
+		wantArgs(t, ctr.Args, "--provider=cloudflare")
+		wantSecretEnv(t, ctr, "CF_API_TOKEN", "cloudflare-api", "token")
+		n := 0
+		for _, e := range ctr.Env {
+			if e.Name == "CF_API_TOKEN" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("CF_API_TOKEN set %d times", n)
+		}
+		wantParses(t, ctr.Args, map[string]string{"CF_API_TOKEN": "from-the-secret"})
 	})
 
 	t.Run("builtin-loadbalancer", func(t *testing.T) {

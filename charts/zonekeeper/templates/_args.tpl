@@ -59,6 +59,24 @@ _files.tpl) or read from the environment with secretKeyRef.
 - --pdns-skip-tls-verify
 {{- end }}
 {{- end }}
+{{- else if eq $provider "cloudflare" }}
+{{- with .Values.cloudflare }}
+{{- if .proxied }}
+- --cloudflare-proxied
+{{- end }}
+{{- with .recordComment }}
+- {{ printf "--cloudflare-record-comment=%s" . | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .dnsRecordsPerPage) }}
+- {{ printf "--cloudflare-dns-records-per-page=%d" (int .dnsRecordsPerPage) | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .batchChangeSize) }}
+- {{ printf "--batch-change-size=%d" (int .batchChangeSize) | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .requestsPerSecond) }}
+- {{ printf "--cloudflare-requests-per-second=%v" .requestsPerSecond | quote }}
+{{- end }}
+{{- end }}
 {{- else if eq $provider "builtin" }}
 {{- with .Values.builtin }}
 - {{ printf "--builtin-listen=:%d" (int .containerPort) | quote }}

@@ -17,6 +17,35 @@ instead of a pod that crash-loops on a flag error or a secret file that is not t
 {{- include "zonekeeper.checkSecretRef" (list "rfc2136.tsigSecretSecretRef" $v.rfc2136.tsigSecretSecretRef) }}
 {{- include "zonekeeper.checkSecretRef" (list "pdns.apiKeySecretRef" $v.pdns.apiKeySecretRef) }}
 {{- include "zonekeeper.checkSecretRef" (list "builtin.tsigKeySecretRef" $v.builtin.tsigKeySecretRef) }}
+{{- include "zonekeeper.checkSecretRef" (list "cloudflare.apiTokenSecretRef" $v.cloudflare.apiTokenSecretRef) }}
+{{- include "zonekeeper.checkSecretRef" (list "cloudflare.apiKeySecretRef" $v.cloudflare.apiKeySecretRef) }}
+{{- if or $v.cloudflare.apiToken $v.cloudflare.apiKey }}
+{{- fail "cloudflare.apiToken/apiKey: a literal credential is not accepted; put it in a Secret and set cloudflare.apiTokenSecretRef (or apiKeySecretRef with apiEmail) {name, key}" }}
+{{- end }}
+{{- if eq $provider "cloudflare" }}
+{{- $cf := $v.cloudflare }}
+{{- $envToken := false }}
+{{- $envKey := false }}
+{{- range $v.env }}
+{{- if eq .name "CF_API_TOKEN" }}{{ $envToken = true }}{{ end }}
+{{- if eq .name "CF_API_KEY" }}{{ $envKey = true }}{{ end }}
+{{- end }}
+{{- if and $cf.apiTokenSecretRef.name $cf.apiKeySecretRef.name }}
+{{- fail "cloudflare.apiTokenSecretRef and cloudflare.apiKeySecretRef: set one (a token is preferred)" }}
+{{- end }}
+{{- if and $cf.apiTokenSecretRef.name $envToken }}
+{{- fail "cloudflare.apiTokenSecretRef and env CF_API_TOKEN both set the Cloudflare token: keep one" }}
+{{- end }}
+{{- if and $cf.apiKeySecretRef.name (not $cf.apiEmail) }}
+{{- fail "cloudflare.apiKeySecretRef needs cloudflare.apiEmail (CF_API_EMAIL)" }}
+{{- end }}
+{{- if not (or $cf.apiTokenSecretRef.name $cf.apiKeySecretRef.name $envToken $envKey) }}
+{{- fail "provider cloudflare needs credentials: cloudflare.apiTokenSecretRef {name, key} (or apiKeySecretRef with apiEmail, or env CF_API_TOKEN)" }}
+{{- end }}
+{{- if $v.views }}
+{{- fail "views: the cloudflare provider has no views yet; run one release per view" }}
+{{- end }}
+{{- end }}
 {{- if $v.rfc2136.tsigSecret }}
 {{- fail "rfc2136.tsigSecret: a literal secret is not accepted; put it in a Secret and set rfc2136.tsigSecretSecretRef {name, key}" }}
 {{- end }}
