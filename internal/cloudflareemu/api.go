@@ -24,7 +24,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	if rt.handler == nil {
 		e := &apiError{status: http.StatusNotFound, errors: []errorDetail{
-			{Code: CodeCouldNotRoute, Message: "Could not route to " + rel + ", perhaps your object identifier is invalid?"},
+			{Code: CodeCouldNotRoute, Message: "Could not route to " + r.URL.Path + ", perhaps your object identifier is invalid?"},
 			{Code: CodeNoRoute, Message: msgNoRoute},
 		}}
 		if pathKnown {

@@ -18,7 +18,7 @@ func (s *Server) zoneLocked(req request) (*zone, *apiError) {
 		return z, nil
 	}
 	return nil, &apiError{status: http.StatusNotFound, errors: []errorDetail{
-		{Code: CodeCouldNotRoute, Message: "Could not route to " + strings.TrimPrefix(req.r.URL.Path, "/client/v4") + ", perhaps your object identifier is invalid?"},
+		{Code: CodeCouldNotRoute, Message: "Could not route to " + req.r.URL.Path + ", perhaps your object identifier is invalid?"},
 		{Code: CodeNoRoute, Message: msgNoRoute},
 	}}
 }
