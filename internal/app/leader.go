@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
+	"github.com/zonekeeper/zonekeeper/internal/controller"
 )
 
 // runElected runs lead whenever this replica holds the Lease, until ctx ends. Followers keep their
@@ -39,7 +40,7 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 		LeaseMeta:  metav1.ObjectMeta{Namespace: namespace, Name: cfg.LeaderElectLeaseName},
 		Client:     kube.CoordinationV1(),
 		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
-	}, cfg.LeaderElectLeaseDuration)
+	}, cfg.LeaderElectLeaseDuration, cfg.LeaderElectRenewDeadline)
 	log.Info("Leader election on", "lease", namespace+"/"+cfg.LeaderElectLeaseName, "identity", identity)
 	setLeader(false)
 	var leading sync.Mutex // held while lead runs: one term at a time
@@ -75,7 +76,7 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 					}
 					log.Info("Became the leader", "identity", identity)
 					setLeader(true)
-					lead(termCtx)
+					lead(controller.WithWriteFence(termCtx, lock.fresh))
 				},
 				OnStoppedLeading: func() {
 					setLeader(false)

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -23,7 +24,11 @@ type leaseWatch struct {
 	leaseDuration time.Duration
 	now           func() time.Time
 
+	renewDeadline time.Duration
+
 	mu sync.Mutex
+	// renewedAt is when the last successful Create or Update of the Lease by this replica started.
+	renewedAt time.Time
 	// endTerm ends the running term of this replica; nil between terms.
 	endTerm func()
 	// foreignRenew is the renew time of the last record held by another replica that this replica
@@ -32,8 +37,43 @@ type leaseWatch struct {
 	foreignSeen  time.Time
 }
 
-func newLeaseWatch(lock resourcelock.Interface, leaseDuration time.Duration) *leaseWatch {
-	return &leaseWatch{Interface: lock, leaseDuration: leaseDuration, now: time.Now}
+func newLeaseWatch(lock resourcelock.Interface, leaseDuration, renewDeadline time.Duration) *leaseWatch {
+	return &leaseWatch{Interface: lock, leaseDuration: leaseDuration, renewDeadline: renewDeadline, now: time.Now}
+}
+
+// Create creates the Lease held by this replica and notes when.
+func (w *leaseWatch) Create(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
+	return w.renewed(func() error { return w.Interface.Create(ctx, rec) })
+}
+
+// Update renews (or takes) the Lease and notes when.
+func (w *leaseWatch) Update(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
+	return w.renewed(func() error { return w.Interface.Update(ctx, rec) })
+}
+
+func (w *leaseWatch) renewed(write func() error) error {
+	started := w.now()
+	if err := write(); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.renewedAt = started
+	return nil
+}
+
+// fresh is the write fence of a term: writing is allowed while the last renewal started less than the
+// renew deadline ago. Another replica can take the Lease only a lease duration after the last renewal
+// it saw, so a write that passes the fence starts at least (lease duration - renew deadline) before
+// that; a replica that was paused or cut off past the deadline writes nothing until it renews.
+func (w *leaseWatch) fresh() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if age := w.now().Sub(w.renewedAt); age >= w.renewDeadline {
+		return fmt.Errorf("the Lease was last renewed %s ago (renew deadline %s): not writing until it is renewed",
+			age.Round(time.Millisecond), w.renewDeadline)
+	}
+	return nil
 }
 
 // Get reads the Lease and notes who holds it.

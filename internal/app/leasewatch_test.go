@@ -11,6 +11,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
@@ -90,4 +91,39 @@ func TestLeaseDeletedByHandNeverTwoWriters(t *testing.T) {
 	mu.Lock()
 	t.Logf("terms %v; the follower took over after %d deletion(s); at most %d writer(s) at once", terms, takeovers, most.Load())
 	mu.Unlock()
+}
+
+// fakeLock is a Lease lock that always succeeds, for the fence's clock arithmetic.
+type fakeLock struct{ resourcelock.Interface }
+
+func (fakeLock) Create(context.Context, resourcelock.LeaderElectionRecord) error { return nil }
+func (fakeLock) Update(context.Context, resourcelock.LeaderElectionRecord) error { return nil }
+func (fakeLock) Identity() string                                                { return "me" }
+
+// The write fence is open while the last renewal started less than the renew deadline ago, closed
+// after (as when the process was paused past it), and open again once a renewal succeeds.
+func TestLeaseWatchFence(t *testing.T) {
+	now := time.Unix(1000, 0)
+	w := newLeaseWatch(fakeLock{}, 4*time.Second, 3*time.Second)
+	w.now = func() time.Time { return now }
+	if err := w.fresh(); err == nil {
+		t.Fatal("open before any renewal")
+	}
+	if err := w.Update(context.Background(), resourcelock.LeaderElectionRecord{}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2900 * time.Millisecond)
+	if err := w.fresh(); err != nil {
+		t.Fatalf("closed 2.9 s after a renewal: %v", err)
+	}
+	now = now.Add(200 * time.Millisecond)
+	if err := w.fresh(); err == nil {
+		t.Fatal("open 3.1 s after the last renewal (renew deadline 3 s)")
+	}
+	if err := w.Create(context.Background(), resourcelock.LeaderElectionRecord{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.fresh(); err != nil {
+		t.Fatalf("closed right after a renewal: %v", err)
+	}
 }

@@ -211,6 +211,12 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	if c.settings.DryRun {
 		return out, nil
 	}
+	if err := checkWriteFence(ctx); err != nil {
+		// Another replica may lead by now: write nothing, and plan everything again next time.
+		c.Resync()
+		report.Stage = "leader"
+		return out, err
+	}
 	err = c.registry.ApplyChanges(ctx, changes)
 	now := c.now()
 	if err != nil {

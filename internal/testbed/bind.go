@@ -151,6 +151,17 @@ func (b *BIND) Restart(t testing.TB) { b.restart(t, false) }
 // contexts have expired or that lost its state: a client must negotiate a new context.
 func (b *BIND) RestartForgettingTKEYKeys(t testing.TB) { b.restart(t, true) }
 
+// Stop stops named, as an outage does: connections are refused until Start. Journals are kept.
+func (b *BIND) Stop() { b.proc.stop() }
+
+// Start starts a stopped named again with the same configuration and waits until its zones are
+// loaded.
+func (b *BIND) Start(t testing.TB) {
+	t.Helper()
+	loaded := strings.Count(b.proc.log(), "all zones loaded")
+	b.start(t, loaded)
+}
+
 func (b *BIND) restart(t testing.TB, forgetTKEY bool) {
 	t.Helper()
 	loaded := strings.Count(b.proc.log(), "all zones loaded")
@@ -163,6 +174,12 @@ func (b *BIND) restart(t testing.TB, forgetTKEY bool) {
 			}
 		}
 	}
+	b.start(t, loaded)
+}
+
+// start starts named and waits until it has logged "all zones loaded" more than loaded times.
+func (b *BIND) start(t testing.TB, loaded int) {
+	t.Helper()
 	if err := b.proc.start(); err != nil {
 		t.Fatalf("named: %v", err)
 	}

@@ -56,3 +56,17 @@ func (p *PowerDNS) Resume(t testing.TB) {
 	t.Helper()
 	p.proc.signal(t, syscall.SIGCONT)
 }
+
+// Pause stops named with SIGSTOP: UDP queries are dropped and TCP connections hang, as in a network
+// partition. Resume (or the test's end) continues it.
+func (b *BIND) Pause(t testing.TB) {
+	t.Helper()
+	b.proc.signal(t, syscall.SIGSTOP)
+	t.Cleanup(func() { b.proc.signalQuiet(syscall.SIGCONT) })
+}
+
+// Resume continues a named stopped by Pause.
+func (b *BIND) Resume(t testing.TB) {
+	t.Helper()
+	b.proc.signal(t, syscall.SIGCONT)
+}
