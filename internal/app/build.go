@@ -276,6 +276,7 @@ func postProcessConfig(cfg config.Config) source.PostProcessConfig {
 		DefaultTargets: cfg.DefaultTargets, ForceDefaultTargets: cfg.ForceDefaultTargets,
 		TargetNetFilter: prefixes(cfg.TargetNetFilter), ExcludeTargetNets: prefixes(cfg.ExcludeTargetNets),
 		MinTTL: endpoint.TTL(cfg.MinTTL / time.Second),
+		PTR:    source.PTRConfig{Managed: cfg.PTRManaged(), Create: cfg.CreatePTR},
 	}
 }
 

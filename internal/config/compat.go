@@ -38,7 +38,6 @@ func refusedFlags() map[string]refusedFlag {
 		"resolve-service-load-balancer-hostname": {boolean: true, reason: notFeature + ": a load balancer hostname is published as a CNAME"},
 		"listen-endpoint-events":                 {boolean: true, reason: notFeature + ": headless services follow their EndpointSlices already"},
 		"nat64-networks":                         {reason: notFeature},
-		"create-ptr":                             {boolean: true, reason: notFeature + " (PTR records)"},
 		"prefer-alias":                           {boolean: true, reason: notFeature + " (the alias annotation selects aliases on Route 53)"},
 		"coredns-strictly-owned":                 {boolean: true, reason: notFeature + ": ownership is kept in TXT records, as with external-dns's default"},
 		"zone-name-filter":                       {reason: notFeature + " (use --domain-filter or --zone-id-filter)"},

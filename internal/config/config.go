@@ -3,6 +3,7 @@
 package config
 
 import (
+	"slices"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/provider/kinds"
@@ -25,9 +26,11 @@ type Config struct {
 	// Source post-processing (external-dns's wrappers).
 	DefaultTargets      []string
 	ForceDefaultTargets bool
-	TargetNetFilter     []string
-	ExcludeTargetNets   []string
-	MinTTL              time.Duration
+	// CreatePTR is --create-ptr: PTR records for every A and AAAA record (needs PTR managed).
+	CreatePTR         bool
+	TargetNetFilter   []string
+	ExcludeTargetNets []string
+	MinTTL            time.Duration
 	// EventsEmit is accepted; zonekeeper always emits its events.
 	EventsEmit []string
 	// PrintVersion is --version.
@@ -197,4 +200,10 @@ func Default() Config {
 	}
 	kinds.SetDefaults(&cfg.Settings)
 	return cfg
+}
+
+// PTRManaged reports whether PTR records are managed: in --managed-record-types and not in
+// --exclude-record-types. PTR generation (--create-ptr, the record-type annotation) needs it.
+func (c Config) PTRManaged() bool {
+	return slices.Contains(c.ManagedRecordTypes, "PTR") && !slices.Contains(c.ExcludeRecordTypes, "PTR")
 }

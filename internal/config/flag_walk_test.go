@@ -118,6 +118,7 @@ var flagArgs = map[string][][]string{
 	"source":                     {{"--source=ingress"}},
 	"crd-registry-namespace":     {{"--registry=crd", "--crd-registry-namespace=dns"}},
 	"force-default-targets":      {{"--default-targets=10.0.0.1", "--force-default-targets"}},
+	"create-ptr":                 {{"--managed-record-types=A", "--managed-record-types=PTR", "--create-ptr"}},
 	"ignore-hostname-annotation": {{"--fqdn-template={{.Name}}.example.org", "--ignore-hostname-annotation"}},
 	"txt-encrypt-enabled":        {{"--txt-encrypt-aes-key=0123456789abcdef0123456789abcdef", "--txt-encrypt-enabled"}},
 	"guard-max-delete-fraction":  {{"--guard-max-delete-fraction=0.5"}},

@@ -50,6 +50,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs.StringVar(&cfg.CRDSourceKind, "crd-source-kind", cfg.CRDSourceKind, "kind of the DNSEndpoint resource (only DNSEndpoint)")
 	list(&cfg.DefaultTargets, "default-targets", "targets (IPs or a hostname) for DNSEndpoint entries without targets; with --force-default-targets, for every record (repeatable)")
 	fs.BoolVar(&cfg.ForceDefaultTargets, "force-default-targets", cfg.ForceDefaultTargets, "publish --default-targets instead of the targets of every source")
+	fs.BoolVar(&cfg.CreatePTR, "create-ptr", cfg.CreatePTR, "PTR records in the reverse zones (in-addr.arpa, ip6.arpa) for every A and AAAA record; an object opts out with an empty record-type annotation (needs PTR in --managed-record-types, and the reverse zones in --domain-filter when it is set)")
 	list(&cfg.TargetNetFilter, "target-net-filter", "CIDR: publish only targets that are IPs inside (hostnames too are dropped, as in external-dns; repeatable)")
 	list(&cfg.ExcludeTargetNets, "exclude-target-net", "CIDR: never publish IP targets inside (repeatable)")
 	fs.DurationVar(&cfg.MinTTL, "min-ttl", cfg.MinTTL, "TTL of records whose object sets none")
@@ -315,6 +316,9 @@ func (c *Config) Validate() error {
 	}
 	if c.ForceDefaultTargets && len(c.DefaultTargets) == 0 {
 		errs = append(errs, errors.New("--force-default-targets needs --default-targets"))
+	}
+	if c.CreatePTR && !c.PTRManaged() {
+		errs = append(errs, errors.New("--create-ptr needs PTR in --managed-record-types (and not in --exclude-record-types)"))
 	}
 	errs = append(errs, refusedErrors(c.Refused)...)
 	if c.CRDSourceAPIVersion != "externaldns.k8s.io/v1alpha1" || c.CRDSourceKind != "DNSEndpoint" {

@@ -1,6 +1,9 @@
 package endpoint
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ObjectRef names the Kubernetes object (or other origin) an endpoint or a problem came from.
 type ObjectRef struct {
@@ -43,4 +46,21 @@ func (e *FieldError) Error() string {
 // In attaches the object to a field error.
 func (e *FieldError) In(obj ObjectRef) Problem {
 	return Problem{Object: obj, Field: e.Field, Value: e.Value, Reason: e.Reason}
+}
+
+// ResourceRef is the object a resource label names: "ingress/default/web", or "node/n1" for a
+// cluster-scoped object; DNSEndpoints, labelled "crd", are named by their kind. The kind keeps the
+// label's lower case: object lookups match kinds without regard to case.
+func ResourceRef(resource string) ObjectRef {
+	parts := strings.SplitN(resource, "/", 3)
+	if parts[0] == "crd" {
+		parts[0] = "DNSEndpoint"
+	}
+	switch len(parts) {
+	case 3:
+		return ObjectRef{Kind: parts[0], Namespace: parts[1], Name: parts[2]}
+	case 2:
+		return ObjectRef{Kind: parts[0], Name: parts[1]}
+	}
+	return ObjectRef{Name: resource}
 }

@@ -145,7 +145,7 @@ func (o *objectInput) choice(key string, allowed ...string) string {
 	return ""
 }
 
-// providerSpecific returns the provider hints: alias, and every aws-, coredns-, webhook-, scw-,
+// providerSpecific returns the provider hints: alias, record-type, and every aws-, coredns-, webhook-, scw-,
 // azure- and cloudflare- annotation copied to aws/, coredns/, ... properties. Sorted by name for stable output.
 func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 	var ps endpoint.ProviderSpecific
@@ -159,6 +159,11 @@ func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 		default:
 			o.problem(annotationField(full), v, "must be true, false, A or AAAA")
 		}
+	}
+	// Carried as external-dns v0.23 carries it, raw; the PTR stage (ptr.go) reads it, reports what it
+	// cannot honour, and takes it off before any provider sees the endpoint.
+	if v, _, ok := o.lookup(keyRecordType); ok {
+		ps = append(ps, endpoint.ProviderSpecificProperty{Name: endpoint.ProviderSpecificRecordType, Value: v})
 	}
 	for k, v := range o.annotations {
 		suffix, ok := o.reader.splitKey(o.annotations, k)

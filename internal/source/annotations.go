@@ -25,11 +25,13 @@ const (
 	keyGatewayHostnameSource = "gateway-hostname-source"
 	keySetIdentifier         = "set-identifier"
 	keyAlias                 = "alias"
+	// keyRecordType ("ptr") asks for PTR records of the object's A and AAAA records (ptr.go).
+	keyRecordType = "record-type"
 )
 
 var knownKeys = []string{
 	keyHostname, keyInternalHostname, keyTarget, keyTTL, keyController, keyAccess, keyEndpointsType,
-	keyIngressHostnameSource, keyGatewayHostnameSource, keySetIdentifier, keyAlias,
+	keyIngressHostnameSource, keyGatewayHostnameSource, keySetIdentifier, keyAlias, keyRecordType,
 }
 
 // annotationReader finds zonekeeper annotations under the configured prefixes.

@@ -114,7 +114,7 @@ func (s *NodeSource) LookupObject(kind, _, name string) (runtime.Object, bool) {
 
 // nodeUnread are the annotations external-dns's node source does not read: set on a Node they are
 // reported, never silently ignored.
-var nodeUnread = []string{keyHostname, keyInternalHostname, keySetIdentifier, keyAlias, keyAccess, keyEndpointsType}
+var nodeUnread = []string{keyHostname, keyInternalHostname, keySetIdentifier, keyAlias, keyAccess, keyEndpointsType, keyRecordType}
 
 // nodeEndpoints turns one Node into endpoints. It is pure, like serviceEndpoints. The names are the
 // node's name unless --fqdn-template is set (both with --combine-fqdn-annotation); the targets are

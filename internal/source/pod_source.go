@@ -102,7 +102,7 @@ func (s *PodSource) LookupObject(kind, namespace, name string) (runtime.Object, 
 }
 
 // podUnread are the annotations external-dns's pod source does not read.
-var podUnread = []string{keySetIdentifier, keyAlias, keyAccess, keyEndpointsType}
+var podUnread = []string{keySetIdentifier, keyAlias, keyAccess, keyEndpointsType, keyRecordType}
 
 // podEndpoints turns one Pod into endpoints. It is pure, like serviceEndpoints.
 //

@@ -24,17 +24,14 @@ type PostProcessConfig struct {
 	// MinTTL (--min-ttl, seconds) is the TTL of endpoints that set none, as in external-dns (a TTL
 	// an object sets is kept, so the two tools never fight over it).
 	MinTTL endpoint.TTL
+	// PTR is PTR generation (--create-ptr, the record-type annotation), after the target nets and
+	// before MinTTL, in external-dns v0.23's order.
+	PTR PTRConfig
 }
 
-func (c PostProcessConfig) empty() bool {
-	return !c.ForceDefaultTargets && len(c.TargetNetFilter) == 0 && len(c.ExcludeTargetNets) == 0 && c.MinTTL == 0
-}
-
-// PostProcess wraps a source with the settings; it returns src itself when there is nothing to do.
+// PostProcess wraps a source with the settings. It always wraps: the record-type property is never a
+// provider's, so it is taken off (and reported when it cannot be honoured) whatever is configured.
 func PostProcess(src Source, cfg PostProcessConfig) Source {
-	if cfg.empty() {
-		return src
-	}
 	return &postProcessed{src: src, cfg: cfg}
 }
 
@@ -73,10 +70,6 @@ func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
 			if e = p.filterTargets(e); e == nil {
 				continue
 			}
-			if p.cfg.MinTTL > 0 && !e.RecordTTL.IsConfigured() {
-				e = e.DeepCopy()
-				e.RecordTTL = p.cfg.MinTTL
-			}
 			// Forced defaults turn an object's A and AAAA into the same records: publish them once. Two
 			// objects claiming one name stay two, for the plan to resolve and report.
 			if p.cfg.ForceDefaultTargets {
@@ -87,6 +80,17 @@ func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
 				seen[o] = true
 			}
 			out = append(out, e)
+		}
+	}
+	out, problems := withPTRs(out, p.cfg.PTR)
+	r.Problems = append(r.Problems, problems...)
+	if p.cfg.MinTTL > 0 {
+		for i, e := range out {
+			if !e.RecordTTL.IsConfigured() {
+				e = e.DeepCopy()
+				e.RecordTTL = p.cfg.MinTTL
+				out[i] = e
+			}
 		}
 	}
 	r.Endpoints = out
