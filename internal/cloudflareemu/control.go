@@ -18,7 +18,7 @@ const controlPrefix = "/_emulator/"
 //	GET    /_emulator/dump             [ZoneDump] (records sorted; ?ids=false blanks ids)
 //	GET    /_emulator/calls            [Call];  DELETE clears calls and counters
 //	GET    /_emulator/counters         Counters
-//	PUT    /_emulator/rate-limit       {"requestsPerSecond":4,"burst":4}
+//	PUT    /_emulator/rate-limit       {"requestsPerSecond":4,"burst":4,"duration":"60s"} (duration optional)
 //	GET    /_emulator/faults           {"faults":[Fault],"batchFailures":[BatchFailure]}
 //	POST   /_emulator/faults           body Fault, "duration":"60s" allowed
 //	POST   /_emulator/batch-failures   body BatchFailure
@@ -70,11 +70,20 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			RequestsPerSecond float64 `json:"requestsPerSecond"`
 			Burst             int     `json:"burst"`
+			Duration          string  `json:"duration,omitempty"`
 		}
 		if !decode(&in) {
 			return
 		}
-		if err := s.SetRateLimit(in.RequestsPerSecond, in.Burst); err != nil {
+		var d time.Duration
+		if in.Duration != "" {
+			var err error
+			if d, err = time.ParseDuration(in.Duration); err != nil || d <= 0 {
+				controlError(w, http.StatusBadRequest, "control API rate-limit: field duration: want a positive Go duration such as \"60s\", got "+in.Duration)
+				return
+			}
+		}
+		if err := s.SetRateLimitFor(in.RequestsPerSecond, in.Burst, d); err != nil {
 			controlError(w, http.StatusBadRequest, "control API rate-limit: "+err.Error())
 			return
 		}

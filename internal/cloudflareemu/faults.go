@@ -209,6 +209,7 @@ func (s *Server) admitLocked(r *http.Request, op, zoneID string, _ []byte) *apiE
 		f.fired++
 		return f.apiError()
 	}
+	s.restoreRateLocked()
 	if s.opts.RateLimit > 0 {
 		if wait, ok := s.takeTokenLocked(cred); !ok {
 			e := newErr(http.StatusTooManyRequests, CodeRateLimited, msgRateLimited)
@@ -242,13 +243,41 @@ func (s *Server) takeTokenLocked(cred string) (time.Duration, bool) {
 
 // SetRateLimit changes the per-credential rate (0 disables) and burst.
 func (s *Server) SetRateLimit(perSecond float64, burst int) error {
-	if perSecond < 0 || burst < 0 || math.IsNaN(perSecond) || math.IsInf(perSecond, 0) {
-		return fmt.Errorf("rate limit: requestsPerSecond and burst must be finite and not negative")
+	return s.SetRateLimitFor(perSecond, burst, 0)
+}
+
+// SetRateLimitFor applies a rate and burst for d (0: until changed), after
+// which the setting in force before the call returns; e.g. throttle to 4
+// requests per second for 60 s in the middle of a test.
+func (s *Server) SetRateLimitFor(perSecond float64, burst int, d time.Duration) error {
+	if perSecond < 0 || burst < 0 || d < 0 || math.IsNaN(perSecond) || math.IsInf(perSecond, 0) {
+		return fmt.Errorf("rate limit: requestsPerSecond, burst and duration must be finite and not negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.restoreRateLocked()
+	if d > 0 {
+		s.rateWindow = &rateWindow{until: s.now().Add(d), rate: s.opts.RateLimit, burst: s.opts.Burst}
+	}
 	s.opts.RateLimit = perSecond
 	s.opts.Burst = burst
 	s.buckets = map[string]*tokenBucket{}
 	return nil
+}
+
+// rateWindow remembers the setting a timed rate limit replaced.
+type rateWindow struct {
+	until time.Time
+	rate  float64
+	burst int
+}
+
+// restoreRateLocked ends an expired timed rate limit.
+func (s *Server) restoreRateLocked() {
+	if s.rateWindow == nil || s.now().Before(s.rateWindow.until) {
+		return
+	}
+	s.opts.RateLimit, s.opts.Burst = s.rateWindow.rate, s.rateWindow.burst
+	s.rateWindow = nil
+	s.buckets = map[string]*tokenBucket{}
 }

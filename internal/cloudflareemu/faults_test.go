@@ -159,3 +159,32 @@ func TestBatchFailureFault(t *testing.T) {
 		t.Fatalf("Count 1 should have used the fault up: %d %s", status, e.raw)
 	}
 }
+
+func TestTimedRateLimitRestoresPreviousSetting(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	env := newEnv(t, Options{Now: clock.Now})
+	if status := control(t, env, "PUT", "rate-limit", `{"requestsPerSecond":4,"burst":4,"duration":"60s"}`, nil); status != 200 {
+		t.Fatalf("timed rate limit over HTTP: %d", status)
+	}
+	statuses := func(n int) (ok, throttled int) {
+		for i := 0; i < n; i++ {
+			if status, _ := env.do(t, http.MethodGet, APIPrefix+"zones", nil); status == 429 {
+				throttled++
+			} else {
+				ok++
+			}
+		}
+		return
+	}
+	if ok, throttled := statuses(10); ok != 4 || throttled != 6 {
+		t.Fatalf("inside the window: %d ok, %d throttled; want 4 and 6", ok, throttled)
+	}
+	clock.Advance(59 * time.Second)
+	if ok, throttled := statuses(10); ok != 4 || throttled != 6 {
+		t.Fatalf("at 59 s (bucket refilled to its burst of 4): %d ok, %d throttled", ok, throttled)
+	}
+	clock.Advance(2 * time.Second)
+	if ok, throttled := statuses(50); ok != 50 || throttled != 0 {
+		t.Fatalf("after the window the unlimited setting must return: %d ok, %d throttled", ok, throttled)
+	}
+}

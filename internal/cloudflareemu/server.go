@@ -55,14 +55,16 @@ const DefaultRateLimit = 1200.0 / 300.0
 // guarded by one mutex, so requests are processed one at a time, which also
 // makes every batch trivially one transaction.
 type Server struct {
-	mu       sync.Mutex
-	opts     Options
-	st       *state
-	faults   faultState
-	buckets  map[string]*tokenBucket
-	calls    []Call
-	counters Counters
-	log      *slog.Logger
+	mu      sync.Mutex
+	opts    Options
+	st      *state
+	faults  faultState
+	buckets map[string]*tokenBucket
+	// rateWindow is set while a timed rate limit (SetRateLimitFor) is in force.
+	rateWindow *rateWindow
+	calls      []Call
+	counters   Counters
+	log        *slog.Logger
 }
 
 // New returns an emulator with no zones.
