@@ -166,3 +166,9 @@ func (v *namedViewNotifier) Conflict(resource string, message string) {
 }
 
 func (v *namedViewNotifier) InvalidInput(p endpoint.Problem) { v.inner.InvalidInput(p) }
+
+func (v *namedViewNotifier) Held(namespaces []string, message string) {
+	if n, ok := v.inner.(controller.GuardNotifier); ok {
+		n.Held(namespaces, "view "+v.view+": "+message)
+	}
+}

@@ -62,6 +62,12 @@ type Notifier interface {
 	InvalidInput(p endpoint.Problem)
 }
 
+// GuardNotifier is implemented by a Notifier that also tells the namespaces whose objects' records a
+// held mass change would delete or update (their objects may be gone: the namespace is what is left).
+type GuardNotifier interface {
+	Held(namespaces []string, message string)
+}
+
 type noObserver struct{}
 
 func (noObserver) Reconciled(Report) {}

@@ -138,8 +138,12 @@ func (c *Controller) reportGuard(vs []plan.ZoneVerdict) {
 		if zone == "" {
 			zone = "(names outside every zone)"
 		}
-		c.log.Error(fmt.Sprintf("Mass change held in zone %s: it %s; its deletes and updates wait until the plan shrinks below the threshold or an operator confirms it with --guard-confirm=%s", zone, v.Reason, v.Digest),
-			"zone", v.Zone, "deletes", v.Deletes, "updates", v.Updates, "owned", v.Owned, "digest", v.Digest)
+		msg := fmt.Sprintf("Mass change held in zone %s: it %s; its deletes and updates wait until the plan shrinks below the threshold or an operator confirms it with --guard-confirm=%s", zone, v.Reason, v.Digest)
+		c.log.Error(msg, "zone", v.Zone, "deletes", v.Deletes, "updates", v.Updates, "owned", v.Owned, "digest", v.Digest,
+			"namespaces", v.Namespaces)
+		if n, ok := c.settings.Notifier.(GuardNotifier); ok && len(v.Namespaces) > 0 {
+			n.Held(v.Namespaces, msg)
+		}
 	}
 }
 

@@ -28,6 +28,7 @@ const (
 	ReasonConflict          = "Conflict"
 	ReasonInvalidAnnotation = "InvalidAnnotation"
 	ReasonInvalidInput      = "InvalidInput"
+	ReasonMassChangeHeld    = "MassChangeHeld"
 )
 
 // Notifier sends Events. It implements controller.Notifier.
@@ -127,4 +128,14 @@ func (n *Notifier) InvalidInput(p endpoint.Problem) {
 		reason = ReasonInvalidAnnotation
 	}
 	n.event(obj, corev1.EventTypeWarning, reason, "%s %q ignored: %s", p.Field, p.Value, p.Reason)
+}
+
+// Held implements controller.GuardNotifier: a Warning Event on each Namespace (recorded in that
+// namespace, so `kubectl get events -n NS` shows it) whose objects' records a held mass change
+// would delete or update.
+func (n *Notifier) Held(namespaces []string, message string) {
+	for _, ns := range namespaces {
+		ref := &corev1.ObjectReference{APIVersion: "v1", Kind: "Namespace", Name: ns, Namespace: ns}
+		n.event(ref, corev1.EventTypeWarning, ReasonMassChangeHeld, "%s", message)
+	}
 }

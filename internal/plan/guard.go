@@ -68,6 +68,9 @@ type ZoneVerdict struct {
 	// Digest names exactly this set of held changes; confirming it lets them through, and any other
 	// plan gets a new digest.
 	Digest string
+	// Namespaces are those of the objects whose records the zone's deletes and updates are (sorted;
+	// cluster-scoped objects have none), so that their owners can be told.
+	Namespaces []string
 }
 
 // Check reads a plan at time now. It returns the changes to apply now (without the held zones'
@@ -89,6 +92,17 @@ func (g Guard) Check(changes *Changes, current []*endpoint.Endpoint, ownerID str
 	}
 	byZone := map[string]*ZoneVerdict{}
 	keys := map[string][]string{}
+	namespaces := map[string]map[string]bool{}
+	noteNamespace := func(zone string, e *endpoint.Endpoint) {
+		parts := strings.Split(e.Resource(), "/") // kind/namespace/name, or kind/name
+		if len(parts) != 3 || parts[1] == "" {
+			return
+		}
+		if namespaces[zone] == nil {
+			namespaces[zone] = map[string]bool{}
+		}
+		namespaces[zone][parts[1]] = true
+	}
 	verdict := func(zone string) *ZoneVerdict {
 		v := byZone[zone]
 		if v == nil {
@@ -107,11 +121,13 @@ func (g Guard) Check(changes *Changes, current []*endpoint.Endpoint, ownerID str
 		v := verdict(g.zoneOf(e.DNSName))
 		v.Deletes++
 		keys[v.Zone] = append(keys[v.Zone], "delete "+e.Key().String())
+		noteNamespace(v.Zone, e)
 	}
 	for _, e := range changes.UpdateNew {
 		v := verdict(g.zoneOf(e.DNSName))
 		v.Updates++
 		keys[v.Zone] = append(keys[v.Zone], "update "+e.Key().String())
+		noteNamespace(v.Zone, e)
 	}
 	// Deletes settle: while a zone has a delete planned less than Settle ago, none of its deletes is
 	// judged or applied, so that the whole burst is judged at once (a zone that never stops is judged
@@ -160,6 +176,10 @@ func (g Guard) Check(changes *Changes, current []*endpoint.Endpoint, ownerID str
 		if v.Reason != "" {
 			v.Digest = digest(z, keys[z])
 			v.Held = !slices.Contains(g.Confirmed, v.Digest)
+			for ns := range namespaces[z] {
+				v.Namespaces = append(v.Namespaces, ns)
+			}
+			slices.Sort(v.Namespaces)
 			held[z] = v.Held
 		}
 		out = append(out, *v)

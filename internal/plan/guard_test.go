@@ -33,6 +33,9 @@ func TestGuardHoldsMassDeletesPerZone(t *testing.T) {
 	if a.Zone != "a.example.com" || !a.Held || a.Deletes != 500 || a.Owned != 500 || a.Digest == "" {
 		t.Errorf("zone a: %+v, want 500 of 500 deletes held", a)
 	}
+	if fmt.Sprint(a.Namespaces) != "[apps]" {
+		t.Errorf("zone a's namespaces %v, want [apps] (the objects' namespace, to be told)", a.Namespaces)
+	}
 	if b.Held || b.Deletes != 5 {
 		t.Errorf("zone b: %+v, want 5 deletes let through", b)
 	}

@@ -27,7 +27,9 @@ func TestGuardHoldsAMassDelete(t *testing.T) {
 	for i := range 5 {
 		e.createIngress(t, ingress(fmt.Sprintf("s%d", i), "small", nil, fmt.Sprintf("s%d.example.com", i)), "192.0.2.20")
 	}
-	flags := []string{"--source=ingress", "--policy=sync", "--txt-owner-id=default", "--interval=1m"}
+	// 505 Published Events are queued at start: at the default --kube-api-qps=5 they take 100 s to
+	// write, and the guard's Event waits behind them (Events share the API client's rate).
+	flags := []string{"--source=ingress", "--policy=sync", "--txt-owner-id=default", "--interval=1m", "--kube-api-qps=100", "--kube-api-burst=200"}
 	in := e.start(t, flags...)
 	e.expectAnswer(t, time.Minute, "h499.example.com", dns.TypeA, "192.0.2.10")
 	e.expectAnswer(t, converge, "s4.example.com", dns.TypeA, "192.0.2.20")
@@ -57,6 +59,20 @@ func TestGuardHoldsAMassDelete(t *testing.T) {
 	if n := strings.Count(in.log.String(), "Mass change held"); n != 1 {
 		t.Errorf("the held plan was logged %d times, want once", n)
 	}
+	// The namespace whose objects' records would go is told, with the digest to confirm.
+	testbed.Eventually(t, converge, "a MassChangeHeld Event in namespace apps", func() error {
+		evs, err := e.client.CoreV1().Events("apps").List(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		for _, ev := range evs.Items {
+			if ev.Reason == "MassChangeHeld" && ev.InvolvedObject.Kind == "Namespace" && ev.InvolvedObject.Name == "apps" &&
+				strings.Contains(ev.Message, "--guard-confirm="+digest[1]) {
+				return nil
+			}
+		}
+		return fmt.Errorf("%d events, none MassChangeHeld on Namespace apps with the digest", len(evs.Items))
+	})
 	code, out, errOut := e.runCommand(t, "plan", "--source=ingress", "--txt-owner-id=default", "--policy=sync")
 	if !strings.Contains(out, "HELD") || !strings.Contains(out, digest[1]) {
 		t.Errorf("zonekeeper plan (exit %d) does not show the held zone with its digest:\n%s\n%s", code, tail(out, 2000), errOut)
