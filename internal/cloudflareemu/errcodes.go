@@ -14,8 +14,8 @@ const (
 	CodeMissingAuth        = 9106  // observed: "Missing X-Auth-Key, X-Auth-Email or Authorization headers"
 	CodeInvalidJSON        = 9207  // emulator's choice: body is not the JSON object expected
 	CodeInternal           = 10001 // emulator's choice for injected 5xx
-	CodeProxyNotAllowed    = 9004  // observed: "This record type cannot be proxied."
-	CodeInvalidContentA    = 9005  // observed: A content not an IPv4 address
+	CodeProxyNotAllowed    = 9004  // observed: "This kind of record cannot be proxied"
+	CodeInvalidContentA    = 9005  // observed: "Content for A record must be a valid IPv4 address."
 	CodeInvalidContentAAAA = 9006  // AAAA content not an IPv6 address
 	CodeInvalidContent     = 9007  // content invalid for the type (CNAME, NS, MX, …)
 	CodeInvalidName        = 9008  // record name invalid

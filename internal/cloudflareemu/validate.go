@@ -86,7 +86,7 @@ func buildRecord(z *zone, base *record, in recordInput, patch bool, now time.Tim
 		r.proxied = false
 	}
 	if r.proxied && !proxiableTypes[r.typ] {
-		return nil, newErr(400, CodeProxyNotAllowed, "This record type cannot be proxied.")
+		return nil, newErr(400, CodeProxyNotAllowed, "This kind of record cannot be proxied")
 	}
 	if r.proxied {
 		// Cloudflare answers for proxied names itself; their TTL is always automatic.
@@ -209,13 +209,13 @@ func applyValue(r *record, in recordInput, patch bool) *apiError {
 	case "A":
 		a, err := netip.ParseAddr(content)
 		if err != nil || !a.Is4() {
-			return newErr(400, CodeInvalidContentA, fmt.Sprintf("Content for A record is invalid. Must be a valid IPv4 address (got %q)", content))
+			return newErr(400, CodeInvalidContentA, "Content for A record must be a valid IPv4 address.")
 		}
 		content = a.String()
 	case "AAAA":
 		a, err := netip.ParseAddr(content)
 		if err != nil || !a.Is6() || a.Is4In6() || a.Zone() != "" {
-			return newErr(400, CodeInvalidContentAAAA, fmt.Sprintf("Content for AAAA record is invalid. Must be a valid IPv6 address (got %q)", content))
+			return newErr(400, CodeInvalidContentAAAA, "Content for AAAA record must be a valid IPv6 address.")
 		}
 		content = a.String()
 	case "CNAME", "NS", "PTR":
