@@ -18,6 +18,9 @@ import (
 var recordTypes = []string{
 	endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
 	endpoint.RecordTypeSRV, endpoint.RecordTypeMX, endpoint.RecordTypePTR,
+	endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA,
+	// Not DNAME: the server does not synthesise CNAMEs below one (RFC 6672), so it could not answer
+	// as the record asks.
 }
 
 // toRRs turns a record set into DNS records, checking every target. The endpoint's name must already
@@ -44,6 +47,16 @@ func toRRs(e *endpoint.Endpoint, fqdn string, ttl uint32) ([]dns.RR, error) {
 
 func toRR(hdr dns.RR_Header, recordType, target string) (dns.RR, error) {
 	switch recordType {
+	case endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA:
+		data, err := endpoint.ValidateTarget(recordType, target)
+		if err != nil {
+			return nil, err
+		}
+		rr, err := dns.NewRR(fmt.Sprintf("%s %d IN %s %s", hdr.Name, hdr.Ttl, recordType, data))
+		if err != nil || rr == nil || strings.Contains(data, "\n") {
+			return nil, fmt.Errorf("not valid %s data", recordType)
+		}
+		return rr, nil
 	case endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypePTR:
 		v, err := endpoint.ValidateTarget(recordType, target)
 		if err != nil {

@@ -50,6 +50,7 @@ func Run(t *testing.T, f Factory) {
 		{"RecordsOutsideZoneUntouched", testOutsideZoneUntouched},
 		{"BackendRejectionOthersApply", testBackendRejection},
 		{"ManyNamesInOneCall", testManyNames},
+		{"EveryDeclaredType", testEveryDeclaredType},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

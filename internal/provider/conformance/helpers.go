@@ -204,5 +204,6 @@ func rrValue(rr dns.RR) string {
 	case *dns.TXT:
 		return dnstext.Unescape(strings.Join(v.Txt, ""))
 	}
-	return rr.String()
+	// Other types: the zone-file data after the header, in the endpoint's canonical form.
+	return canonicalTarget(dns.TypeToString[rr.Header().Rrtype], strings.TrimPrefix(rr.String(), rr.Header().String()))
 }

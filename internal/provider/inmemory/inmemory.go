@@ -38,6 +38,7 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		RecordTypes: []string{
 			endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
 			endpoint.RecordTypeSRV, endpoint.RecordTypeNS, endpoint.RecordTypeMX, endpoint.RecordTypePTR,
+			endpoint.RecordTypeDNAME, endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA,
 		},
 		SetIdentifier: true,
 		Wildcards:     true,

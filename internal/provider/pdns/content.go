@@ -13,6 +13,7 @@ import (
 var recordTypes = []string{
 	endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
 	endpoint.RecordTypeMX, endpoint.RecordTypeSRV, endpoint.RecordTypeNS, endpoint.RecordTypePTR,
+	endpoint.RecordTypeDNAME, endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA,
 }
 
 // toContent turns an endpoint target into PowerDNS record content: hostnames canonical with the
@@ -21,12 +22,16 @@ func toContent(recordType, target string) (string, error) {
 	switch recordType {
 	case endpoint.RecordTypeA, endpoint.RecordTypeAAAA:
 		return endpoint.ValidateTarget(recordType, target)
-	case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR:
+	case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR, endpoint.RecordTypeDNAME:
 		n, err := endpoint.ValidateTarget(recordType, target)
 		if err != nil {
 			return "", err
 		}
 		return n + ".", nil
+	case endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA:
+		// Zone-file data as PowerDNS takes it (external-dns v0.23 sends these as they are); checked
+		// field by field first so that a typo is named rather than refused by the server.
+		return endpoint.ValidateTarget(recordType, target)
 	case endpoint.RecordTypeTXT:
 		if _, err := endpoint.ValidateTarget(recordType, target); err != nil {
 			return "", err
@@ -72,7 +77,7 @@ func hostWithNumbers(target, form string, numbers int) (string, error) {
 // dot (SRV keeps it, as external-dns endpoints do), TXT by dnstext's zone-file rules.
 func fromContent(recordType, content string) (string, error) {
 	switch recordType {
-	case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR:
+	case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR, endpoint.RecordTypeDNAME:
 		return strings.ToLower(strings.TrimSuffix(content, ".")), nil
 	case endpoint.RecordTypeTXT:
 		strs, err := unquoteTXT(content)

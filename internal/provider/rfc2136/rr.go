@@ -14,6 +14,7 @@ import (
 var supportedTypes = []string{
 	endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
 	endpoint.RecordTypeNS, endpoint.RecordTypeMX, endpoint.RecordTypeSRV, endpoint.RecordTypePTR,
+	endpoint.RecordTypeDNAME, endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA,
 }
 
 func supported(recordType string) bool {
@@ -50,7 +51,7 @@ func buildRRs(ep *endpoint.Endpoint, fqdn string, ttl uint32) ([]dns.RR, error) 
 				return nil, fmt.Errorf("target %q of %s AAAA is not an IPv6 address", target, ep.DNSName)
 			}
 			rr = &dns.AAAA{Hdr: hdr(dns.TypeAAAA), AAAA: a.AsSlice()}
-		case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR:
+		case endpoint.RecordTypeCNAME, endpoint.RecordTypeNS, endpoint.RecordTypePTR, endpoint.RecordTypeDNAME:
 			host, err := hostTarget(ep, target)
 			if err != nil {
 				return nil, err
@@ -60,6 +61,8 @@ func buildRRs(ep *endpoint.Endpoint, fqdn string, ttl uint32) ([]dns.RR, error) 
 				rr = &dns.CNAME{Hdr: hdr(dns.TypeCNAME), Target: host}
 			case endpoint.RecordTypeNS:
 				rr = &dns.NS{Hdr: hdr(dns.TypeNS), Ns: host}
+			case endpoint.RecordTypeDNAME:
+				rr = &dns.DNAME{Hdr: hdr(dns.TypeDNAME), Target: host}
 			default:
 				rr = &dns.PTR{Hdr: hdr(dns.TypePTR), Ptr: host}
 			}
@@ -69,6 +72,17 @@ func buildRRs(ep *endpoint.Endpoint, fqdn string, ttl uint32) ([]dns.RR, error) 
 			// "10 mail.example.com" and "0 50 443 svc.example.com": zone-file syntax with absolute names.
 			parsed, err := dns.NewRR(fmt.Sprintf("%s %d IN %s %s", fqdn, ttl, ep.RecordType, absoluteLast(target)))
 			if err != nil || parsed == nil || strings.ContainsAny(target, ";()\n") {
+				return nil, fmt.Errorf("target %q of %s %s is not valid %s data", target, ep.DNSName, ep.RecordType, ep.RecordType)
+			}
+			rr = parsed
+		case endpoint.RecordTypeNAPTR, endpoint.RecordTypeTLSA, endpoint.RecordTypeCAA:
+			// Zone-file data, checked field by field first (NAPTR's replacement is already absolute).
+			data, err := endpoint.ValidateTarget(ep.RecordType, target)
+			if err != nil {
+				return nil, fmt.Errorf("target %q of %s %s: %v", target, ep.DNSName, ep.RecordType, err)
+			}
+			parsed, err := dns.NewRR(fmt.Sprintf("%s %d IN %s %s", fqdn, ttl, ep.RecordType, data))
+			if err != nil || parsed == nil || strings.Contains(data, "\n") {
 				return nil, fmt.Errorf("target %q of %s %s is not valid %s data", target, ep.DNSName, ep.RecordType, ep.RecordType)
 			}
 			rr = parsed
@@ -112,6 +126,11 @@ func rrTarget(rr dns.RR) (recordType, target string, ok bool) {
 		return endpoint.RecordTypeNS, trimDot(v.Ns), true
 	case *dns.PTR:
 		return endpoint.RecordTypePTR, trimDot(v.Ptr), true
+	case *dns.DNAME:
+		return endpoint.RecordTypeDNAME, trimDot(v.Target), true
+	case *dns.NAPTR, *dns.TLSA, *dns.CAA:
+		// The zone-file data after the header, as external-dns's endpoints carry it.
+		return dns.TypeToString[rr.Header().Rrtype], strings.TrimPrefix(rr.String(), rr.Header().String()), true
 	case *dns.TXT:
 		return endpoint.RecordTypeTXT, txtText(v.Txt), true
 	case *dns.MX:

@@ -112,7 +112,8 @@ func (p *Provider) Capabilities() provider.Capabilities {
 	return provider.Capabilities{
 		RecordTypes: []string{
 			endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
-			endpoint.RecordTypeSRV, endpoint.RecordTypeMX, endpoint.RecordTypeNS, "NAPTR", "PTR", "CAA",
+			endpoint.RecordTypeSRV, endpoint.RecordTypeMX, endpoint.RecordTypeNS, endpoint.RecordTypeNAPTR,
+			endpoint.RecordTypePTR, endpoint.RecordTypeCAA, endpoint.RecordTypeDNAME, endpoint.RecordTypeTLSA,
 		},
 		SetIdentifier: true,
 		Wildcards:     true,
