@@ -129,8 +129,12 @@ func TestMalformedAnnotationsAreProblems(t *testing.T) {
 	}
 	findProblem(t, r, obj, "metadata.annotations[external-dns.alpha.kubernetes.io/alias]")
 	findProblem(t, r, obj, "metadata.annotations[external-dns.kubernetes.io/internal-hostname]")
-	if len(r.Problems) != 5 { // access is read only by NodePort services
-		t.Errorf("want 5 problems, got %d: %v", len(r.Problems), r.Problems)
+	// access is read only by NodePort services: on a LoadBalancer one it is reported, not ignored.
+	if p := findProblem(t, r, obj, "metadata.annotations[external-dns.alpha.kubernetes.io/access]"); !strings.Contains(p.Reason, "not read on a LoadBalancer Service") {
+		t.Errorf("access problem: %+v", p)
+	}
+	if len(r.Problems) != 6 {
+		t.Errorf("want 6 problems, got %d: %v", len(r.Problems), r.Problems)
 	}
 	for _, p := range r.Problems {
 		if p.Object != obj {

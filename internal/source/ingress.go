@@ -19,6 +19,8 @@ func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problem
 	if !c.admitsIngressClass(ing.Spec.IngressClassName, ing.Annotations) || !c.admitsObject(o, ing.Labels) {
 		return nil
 	}
+	o.reportUnreadKeys("Ingress", ingressUnread())
+	o.reportUnknown()
 	meta := recordMeta{
 		resource:         fmt.Sprintf("ingress/%s/%s", ing.Namespace, ing.Name),
 		ttl:              o.ttl(),

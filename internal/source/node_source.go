@@ -161,11 +161,7 @@ func (c *compiled) nodeEndpoints(n *corev1.Node, problems *problemList) []*endpo
 // reportUnread reports every annotation in keys, and every provider-specific one (aws-, coredns-, ...),
 // that the object carries although its kind does not read it.
 func (o *objectInput) reportUnread(kind string, keys []string) {
-	for _, k := range keys {
-		if v, full, ok := o.lookup(k); ok {
-			o.problem(annotationField(full), v, "not read on a "+kind+" (external-dns does not read it there either)")
-		}
-	}
+	o.reportUnreadKeys(kind, keys)
 	keys = keys[:0:0]
 	for k := range o.annotations {
 		keys = append(keys, k)

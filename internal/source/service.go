@@ -20,6 +20,8 @@ func (c *compiled) serviceEndpoints(svc *corev1.Service, state clusterState, pro
 	if !c.wantsServiceType(svc.Spec.Type) || !c.admitsObject(o, svc.Labels) {
 		return nil
 	}
+	o.reportUnreadKeys(serviceKind(svc), serviceUnread(svc))
+	o.reportUnknown()
 	g := &serviceGeneration{c: c, o: o, svc: svc, state: state, meta: recordMeta{
 		resource:         fmt.Sprintf("service/%s/%s", svc.Namespace, svc.Name),
 		ttl:              o.ttl(),
