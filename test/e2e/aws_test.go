@@ -138,9 +138,7 @@ func startAWS(t *testing.T, e *env, srv *route53emu.Server, tcfg txt.Config, pcf
 		if t.Failed() {
 			t.Logf("controller log:\n%s", tail(st.logs.String(), 8000))
 		}
-		if strings.Contains(st.logs.String(), "e2e-secret-never-logged") {
-			t.Error("the AWS secret key is in the log")
-		}
+		checkNoSecretsLogged(t, "zonekeeper", st.logs.String(), configuredSecrets(nil))
 	})
 	return st
 }

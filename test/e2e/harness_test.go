@@ -75,9 +75,11 @@ func (e *env) startWith(t testing.TB, kubeconfig string, flags ...string) *insta
 	}, flags...)
 	ctx, cancel := context.WithCancel(context.Background())
 	in := &instance{log: &testbed.LogBuffer{}, cancel: cancel, done: make(chan int, 1), opsURL: fmt.Sprintf("http://127.0.0.1:%d", port)}
+	secrets := configuredSecrets(args)
 	go func() { in.done <- app.Main(ctx, args, &bytes.Buffer{}, in.log, os.Getenv) }()
 	t.Cleanup(func() {
 		in.stop(t)
+		checkNoSecretsLogged(t, "zonekeeper", in.log.String(), secrets)
 		if t.Failed() {
 			t.Logf("zonekeeper log (%v):\n%s", flags, tail(in.log.String(), 8000))
 		}

@@ -58,6 +58,7 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 			_ = r.cmd.Process.Signal(syscall.SIGCONT)
 			_ = r.cmd.Process.Signal(syscall.SIGTERM)
 			_, _ = r.cmd.Process.Wait()
+			checkNoSecretsLogged(t, "replica "+name, r.log.String(), configuredSecrets(r.cmd.Args))
 			if t.Failed() {
 				t.Logf("replica %s log:\n%s", name, tail(r.log.String(), 6000))
 			}
