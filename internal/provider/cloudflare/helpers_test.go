@@ -2,6 +2,7 @@ package cloudflare
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -96,3 +97,5 @@ func adjustAndApply(t *testing.T, p *Provider, c *plan.Changes) error {
 func emuOptionsWithToken(tokens ...string) cloudflareemu.Options {
 	return cloudflareemu.Options{APITokens: tokens}
 }
+
+func newServer(h http.Handler) *httptest.Server { return httptest.NewServer(h) }
