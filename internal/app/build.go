@@ -276,8 +276,18 @@ func postProcessConfig(cfg config.Config) source.PostProcessConfig {
 		DefaultTargets: cfg.DefaultTargets, ForceDefaultTargets: cfg.ForceDefaultTargets,
 		TargetNetFilter: prefixes(cfg.TargetNetFilter), ExcludeTargetNets: prefixes(cfg.ExcludeTargetNets),
 		MinTTL: endpoint.TTL(cfg.MinTTL / time.Second),
-		PTR:    source.PTRConfig{Managed: cfg.PTRManaged(), Create: cfg.CreatePTR},
+		PTR:    source.PTRConfig{Managed: cfg.PTRManaged(), Create: cfg.CreatePTR, InDomainFilter: inDomainFilter(cfg)},
 	}
+}
+
+// inDomainFilter is --domain-filter's match (config has validated its expressions), nil when no
+// filter is set.
+func inDomainFilter(cfg config.Config) func(string) bool {
+	f, err := plan.NewDomainFilter(cfg.DomainFilter, cfg.ExcludeDomains, cfg.RegexDomainFilter, cfg.RegexDomainExclusion)
+	if err != nil || !f.IsConfigured() {
+		return nil
+	}
+	return f.Match
 }
 
 func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, error) {

@@ -20,6 +20,10 @@ type PTRConfig struct {
 	Managed bool
 	// Create is --create-ptr (it requires Managed).
 	Create bool
+	// InDomainFilter, when set, says whether --domain-filter selects a name. A PTR it leaves out is not
+	// made (the plan would drop it, as external-dns's does, without a word); an object that asked for
+	// it with record-type hears why.
+	InDomainFilter func(name string) bool
 }
 
 // withPTRs appends the PTR records of the A and AAAA endpoints that ask for one, as external-dns v0.23's
@@ -33,6 +37,7 @@ func withPTRs(eps []*endpoint.Endpoint, cfg PTRConfig) ([]*endpoint.Endpoint, []
 		names    []string
 		ttl      endpoint.TTL
 		resource string
+		asker    *endpoint.Endpoint // the first record whose object asked with record-type
 	}
 	byAddr := map[string]*ptr{}
 	var order []string
@@ -50,7 +55,7 @@ func withPTRs(eps []*endpoint.Endpoint, cfg PTRConfig) ([]*endpoint.Endpoint, []
 		}
 	}
 	for i, e := range eps {
-		enabled := cfg.Managed && cfg.Create
+		enabled, asked := cfg.Managed && cfg.Create, false
 		if v, set := e.GetProviderSpecific(endpoint.ProviderSpecificRecordType); set {
 			e = e.DeepCopy()
 			e.DeleteProviderSpecific(endpoint.ProviderSpecificRecordType)
@@ -66,7 +71,7 @@ func withPTRs(eps []*endpoint.Endpoint, cfg PTRConfig) ([]*endpoint.Endpoint, []
 			case !asks && strings.TrimSpace(v) != "":
 				problem(e, v, "must be ptr, or empty to opt out of --create-ptr: this value opts out, as in external-dns")
 			}
-			enabled = cfg.Managed && asks
+			enabled, asked = cfg.Managed && asks, cfg.Managed && asks
 		}
 		if !enabled || !ptrCapable(e) {
 			continue
@@ -79,6 +84,9 @@ func withPTRs(eps []*endpoint.Endpoint, cfg PTRConfig) ([]*endpoint.Endpoint, []
 				order = append(order, addr)
 			}
 			p.ttl = min(p.ttl, e.RecordTTL)
+			if asked && p.asker == nil {
+				p.asker = e
+			}
 			if !slices.Contains(p.names, e.DNSName) {
 				p.names = append(p.names, e.DNSName)
 			}
@@ -89,6 +97,12 @@ func withPTRs(eps []*endpoint.Endpoint, cfg PTRConfig) ([]*endpoint.Endpoint, []
 		rev, err := dns.ReverseAddr(addr)
 		if err != nil {
 			continue // A and AAAA targets are addresses: validated by every source
+		}
+		if cfg.InDomainFilter != nil && !cfg.InDomainFilter(strings.TrimSuffix(rev, ".")) {
+			if p.asker != nil {
+				problem(p.asker, "ptr", fmt.Sprintf("no PTR record %s: it is outside --domain-filter (add its reverse zone)", strings.TrimSuffix(rev, ".")))
+			}
+			continue
 		}
 		ptrEp := endpoint.NewWithTTL(rev, endpoint.RecordTypePTR, p.ttl, p.names...)
 		if p.resource != "" {

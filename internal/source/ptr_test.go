@@ -124,3 +124,25 @@ func TestRecordTypeWithoutManagedPTR(t *testing.T) {
 		t.Errorf("objects not asking for a PTR were told: %v", r.Problems)
 	}
 }
+
+// TestPTROutsideDomainFilter: a PTR --domain-filter leaves out is not made (external-dns's plan drops
+// it); the objects that asked for one with record-type hear why, the ones --create-ptr covers do not.
+func TestPTROutsideDomainFilter(t *testing.T) {
+	inFilter := func(name string) bool { return strings.HasSuffix(name, "example.com") }
+	r := ptrRun(t, PTRConfig{Managed: true, Create: true, InDomainFilter: inFilter})
+	for _, e := range r.Endpoints {
+		if e.RecordType == endpoint.RecordTypePTR {
+			t.Errorf("PTR made outside --domain-filter: %v", e)
+		}
+	}
+	told := map[string]bool{}
+	for _, p := range r.Problems {
+		if strings.Contains(p.Reason, "outside --domain-filter") {
+			told[p.Object.Name] = true
+		}
+	}
+	// ga asked for 192.0.2.1 first (alpha shares it) and for its IPv6 address; plain only has --create-ptr.
+	if !told["alpha"] || !told["ga"] || told["plain"] {
+		t.Errorf("told %v, want alpha and ga only: %v", told, r.Problems)
+	}
+}
