@@ -3,6 +3,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -29,18 +30,6 @@ const (
 	ExitHasChanges = 2
 )
 
-const usage = `zonekeeper keeps DNS records in step with Kubernetes Services and Ingresses.
-
-Usage:
-  zonekeeper [flags]        run the controller (or one reconcile with --once)
-  zonekeeper plan [flags]   print the changes a run would make; exit 0 if none, 2 if some, 1 on error
-  zonekeeper webhook [flags] serve --provider over external-dns's webhook protocol (--webhook-server)
-  zonekeeper mirror [flags] copy an etcd prefix to another with rewrite rules (replaces etcd-injector)
-  zonekeeper version
-
-Flags are external-dns's; run 'zonekeeper -h' for the list.
-`
-
 // Main runs the command line args (without the program name) and returns the exit code.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv == nil {
@@ -49,6 +38,10 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 	cmd := "run"
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
+	}
+	if (cmd == "run" || cmd == "plan" || cmd == "webhook") && helpAllAsked(args) {
+		_ = config.WriteFlags(stdout, "all")
+		return ExitOK
 	}
 	switch cmd {
 	case "run":
@@ -59,37 +52,86 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv f
 		return runController(ctx, append([]string{"--webhook-server"}, args...), stdout, stderr, getenv)
 	case "mirror":
 		return mirror.Main(ctx, args, stdout, stderr, getenv)
+	case "flags":
+		return runFlags(args, stdout, stderr)
+	case "completion":
+		return runCompletion(args, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "zonekeeper", Version)
 		return ExitOK
 	case "help":
-		fmt.Fprint(stdout, usage)
+		config.WriteUsage(stdout, "zonekeeper")
 		return ExitOK
 	}
-	fmt.Fprintf(stderr, "zonekeeper: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "zonekeeper: unknown command %q\nRun 'zonekeeper --help' for the commands and flags.\n", cmd)
 	return ExitError
 }
+
+// helpAllAsked reports whether the flags (before a "--") ask for --help-all. It is read before the
+// flags are parsed, so that it works beside flags that would not validate.
+func helpAllAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--help-all", "-help-all":
+			return true
+		}
+	}
+	return false
+}
+
+// runFlags is `zonekeeper flags [GROUP]`: the groups, or every flag of one group ("all": every group).
+func runFlags(args []string, stdout, stderr io.Writer) int {
+	switch len(args) {
+	case 0:
+		fmt.Fprintln(stdout, "Flag groups (zonekeeper flags GROUP lists one, zonekeeper flags all every one):")
+		for _, g := range config.FlagGroups(config.NewFlagSet("zonekeeper", ptr(config.Default()), io.Discard)) {
+			if len(g.Flags) > 0 {
+				fmt.Fprintf(stdout, "  %-16s %3d  %s\n", g.Name, len(g.Flags), g.Title)
+			}
+		}
+		return ExitOK
+	case 1:
+		if err := config.WriteFlags(stdout, args[0]); err != nil {
+			fmt.Fprintf(stderr, "zonekeeper flags: %v\n", err)
+			return ExitError
+		}
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, "zonekeeper flags: one group at most (zonekeeper flags to list them)")
+	return ExitError
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // Version is set at build time with -ldflags "-X .../internal/app.Version=...".
 var Version = "dev"
 
-func parse(name string, args []string, stderr io.Writer, getenv func(string) string) (config.Config, int, bool) {
-	cfg, rest, err := config.Parse(name, args, getenv, stderr)
+func parse(name string, args []string, stdout, stderr io.Writer, getenv func(string) string) (config.Config, int, bool) {
+	// The flag package writes the help (-h, --help) and, on a flag error, the error and the help: the
+	// help goes to stdout as kubectl's does, and an error is reported once, with a pointer to --help.
+	var out bytes.Buffer
+	cfg, rest, err := config.Parse(name, args, getenv, &out)
 	if errors.Is(err, flag.ErrHelp) {
+		_, _ = stdout.Write(out.Bytes())
 		return cfg, ExitOK, false
 	}
 	if err == nil && len(rest) > 0 {
 		err = fmt.Errorf("unexpected arguments: %s", strings.Join(rest, " "))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "zonekeeper: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		if out.Len() > 0 { // a flag the parser did not take
+			fmt.Fprintf(stderr, "Run '%s --help' for the flags, 'zonekeeper --help-all' for every one.\n", name)
+		}
 		return cfg, ExitError, false
 	}
 	return cfg, ExitOK, true
 }
 
 func runController(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, code, ok := parse("zonekeeper", args, stderr, getenv)
+	cfg, code, ok := parse("zonekeeper", args, stdout, stderr, getenv)
 	if !ok {
 		return code
 	}
@@ -178,7 +220,7 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 }
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, code, ok := parse("zonekeeper plan", args, stderr, getenv)
+	cfg, code, ok := parse("zonekeeper plan", args, stdout, stderr, getenv)
 	if !ok {
 		return code
 	}

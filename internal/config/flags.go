@@ -33,10 +33,7 @@ func acceptedNoOp() map[string]string {
 func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(output)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: %s [flags]\n\nCommands: zonekeeper (run the controller), zonekeeper plan, zonekeeper version.\nEvery flag can also be set as EXTERNAL_DNS_<FLAG> or ZONEKEEPER_<FLAG> in the environment.\n\nFlags:\n", name)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { writeUsage(fs.Output(), name, fs) } // help.go: grouped, --flag style
 	list := func(p *[]string, name, usage string) { flagvalue.BindList(fs, p, name, usage) }
 
 	fs.StringVar(&cfg.Kubeconfig, "kubeconfig", cfg.Kubeconfig, "path to a kubeconfig file (default: in-cluster, then $KUBECONFIG, then ~/.kube/config)")
