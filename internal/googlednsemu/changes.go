@@ -184,9 +184,16 @@ func checkZoneRules(z *zone, next map[rrKey]*rrset, c *change) *apiError {
 		if a.typ == "SOA" && a.name != z.dnsName {
 			return newErr(http.StatusBadRequest, "invalid", fmt.Sprintf("Invalid value for 'entity.change.additions[%d].name': '%s' (an SOA record set is only allowed at the zone apex)", i, a.name))
 		}
-		for k := range next {
-			if k.name == a.name && k.typ != a.typ && (k.typ == "CNAME" || a.typ == "CNAME") {
-				return newErr(http.StatusBadRequest, "invalid", fmt.Sprintf("The resource 'entity.change.additions[%d]' named '%s (%s)' cannot be created because a %s record set exists at that name; a CNAME cannot share its name with other data.", i, a.name, a.typ, k.typ))
+		// Only CNAME and the other types at the same name can conflict, so
+		// look those keys up rather than scanning the zone.
+		others := []string{"CNAME"}
+		if a.typ == "CNAME" {
+			others = slices.Collect(maps.Keys(supportedTypes))
+			slices.Sort(others)
+		}
+		for _, typ := range others {
+			if _, ok := next[rrKey{a.name, typ}]; ok && typ != a.typ {
+				return newErr(http.StatusBadRequest, "invalid", fmt.Sprintf("The resource 'entity.change.additions[%d]' named '%s (%s)' cannot be created because a %s record set exists at that name; a CNAME cannot share its name with other data.", i, a.name, a.typ, typ))
 			}
 		}
 	}
