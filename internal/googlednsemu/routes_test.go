@@ -249,3 +249,46 @@ func call(t *testing.T, base, method, path, token, body string) (int, envelope) 
 	}
 	return resp.StatusCode, env
 }
+
+// v023APIVersion is the google.golang.org/api version external-dns v0.23.0
+// builds with.
+const v023APIVersion = "v0.298.0"
+
+// laterDiscovery loads the discovery document external-dns v0.23.0's SDK
+// was generated from, when the module cache has it.
+func laterDiscovery(t *testing.T) (discoveryDoc, bool) {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "google.golang.org", "api@"+v023APIVersion, "dns", "v1", "dns-api.json"))
+	if err != nil {
+		t.Logf("google.golang.org/api %s is not in the module cache (%v): not checked", v023APIVersion, err)
+		return discoveryDoc{}, false
+	}
+	var d discoveryDoc
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d, true
+}
+
+// TestEmulatedRoutesMatchV023Discovery: every emulated method has the same
+// verb and path in the discovery document of external-dns v0.23.0's SDK.
+func TestEmulatedRoutesMatchV023Discovery(t *testing.T) {
+	d, ok := laterDiscovery(t)
+	if !ok {
+		t.Skip("no later discovery document")
+	}
+	methods := d.methods()
+	for _, r := range Routes() {
+		if !r.Emulated {
+			continue
+		}
+		m, ok := methods[r.ID]
+		if !ok || m.HTTPMethod != r.Method || m.FlatPath != r.Path {
+			t.Errorf("%s: emulated as %s %s, revision %s has %+v", r.ID, r.Method, r.Path, d.Revision, m)
+		}
+	}
+}
