@@ -42,6 +42,9 @@ func cloudflareRecords(srv *cloudflareemu.Server) map[string]bool {
 			out[fmt.Sprintf("%s %s %s %s ttl=%d proxied=%t prio=%s data=%v comment=%q tags=%s", z.Name, r.Name, r.Type, r.Content,
 				r.TTL, r.Proxied, prio, r.Data, r.Comment, strings.Join(r.Tags, ","))] = true
 		}
+		for _, h := range z.RegionalHostnames {
+			out[fmt.Sprintf("%s regional %s=%s", z.Name, h.Hostname, h.RegionKey)] = true
+		}
 	}
 	return out
 }
@@ -50,14 +53,15 @@ func cloudflareRecords(srv *cloudflareemu.Server) map[string]bool {
 func cloudflareWrites(srv *cloudflareemu.Server) int {
 	c := srv.Counters().Calls
 	return c[cloudflareemu.OpRecordsBatch] + c[cloudflareemu.OpRecordsNew] + c[cloudflareemu.OpRecordsUpdate] +
-		c[cloudflareemu.OpRecordsEdit] + c[cloudflareemu.OpRecordsDelete]
+		c[cloudflareemu.OpRecordsEdit] + c[cloudflareemu.OpRecordsDelete] + c[cloudflareemu.OpRegionalHostnamesNew] +
+		c[cloudflareemu.OpRegionalHostnamesEdit] + c[cloudflareemu.OpRegionalHostnamesDelete]
 }
 
 // TestCloudflareMatchesExternalDNS runs every built external-dns version (v0.21.0 on cloudflare-go v5,
 // v0.23.0 on v7) and zonekeeper once each, with the same flags, over the same Services, each against
 // its own Cloudflare emulator (CLOUDFLARE_BASE_URL, CF_API_TOKEN=x), and compares every record field
 // by field: name, type, content, TTL, proxied, comment, tags, and the TXT registry records with a
-// prefix. Then each tool runs again on its own zone and writes nothing, and each runs on the other's
+// prefix, and the regional hostnames (--cloudflare-region-key). Then each tool runs again on its own zone and writes nothing, and each runs on the other's
 // zone (same owner id) and writes nothing.
 func TestCloudflareMatchesExternalDNS(t *testing.T) {
 	peers := testbed.ExternalDNSPeers(t)
@@ -82,6 +86,7 @@ func TestCloudflareMatchesExternalDNS(t *testing.T) {
 	flagSets := map[string][]string{
 		"defaults":          nil,
 		"proxied-commented": {"--cloudflare-proxied", "--cloudflare-record-comment=managed by a controller", "--cloudflare-dns-records-per-page=5"},
+		"regional":          {"--cloudflare-region-key=eu"},
 	}
 	names := make([]string, 0, len(flagSets))
 	for n := range flagSets {
@@ -145,8 +150,18 @@ func TestCloudflareMatchesExternalDNS(t *testing.T) {
 						t.Errorf("zonekeeper wrote no %s", want)
 					}
 				}
-				if len(zk) != 14 {
-					t.Fatalf("%d records, want 7 and their 7 registry records: %v", len(zk), zk)
+				wantLen := 14
+				if set == "regional" {
+					// Every A name has a regional hostname with the default key.
+					for _, n := range []string{"web", "app", "direct", "c", "t", "m1", "m2"} {
+						if !zk["example.com regional "+n+".example.com=eu"] {
+							t.Errorf("zonekeeper wrote no regional hostname for %s.example.com", n)
+						}
+					}
+					wantLen += 7
+				}
+				if len(zk) != wantLen {
+					t.Fatalf("%d records, want %d: %v", len(zk), wantLen, zk)
 				}
 				t.Logf("%d records identical; calls: external-dns %v, zonekeeper %v", len(zk), edSrv.Counters().Calls, zkSrv.Counters().Calls)
 

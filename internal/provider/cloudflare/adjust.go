@@ -20,7 +20,9 @@ import (
 //     problem on the object rather than a record silently published otherwise);
 //   - a proxied record has no TTL of its own (Cloudflare keeps it "automatic");
 //   - cloudflare/record-comment defaults to --cloudflare-record-comment;
-//   - cloudflare/tags are trimmed and sorted, and dropped when empty.
+//   - cloudflare/tags are trimmed and sorted, and dropped when empty;
+//   - with Regional Services on, an A, AAAA or CNAME without cloudflare/region-key gets
+//     --cloudflare-region-key's ("" for none).
 //
 // A value that cannot be written (cloudflare-proxied: maybe) is kept; ApplyChanges rejects it with a
 // message naming the annotation. The argument is not modified.
@@ -48,6 +50,9 @@ func (p *Provider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoi
 		}
 		if _, ok := c.GetProviderSpecific(propComment); !ok && p.cfg.Comment != "" {
 			c.SetProviderSpecific(propComment, p.cfg.Comment)
+		}
+		if _, ok := c.GetProviderSpecific(propRegionKey); !ok && p.regional() && slices.Contains(regionalTypes, c.RecordType) {
+			c.SetProviderSpecific(propRegionKey, p.cfg.RegionKey)
 		}
 		if v, ok := c.GetProviderSpecific(propTags); ok {
 			if tags := parseTags(v); len(tags) > 0 {

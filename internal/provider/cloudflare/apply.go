@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -110,6 +111,27 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		p.planSet(ci, nil, e, zoneOf, index, rejected)
 	}
 
+	regionalWants := map[string]map[string][]regionalChange{}
+	if p.regional() {
+		wantRegional := func(ci int, e *endpoint.Endpoint, key string) {
+			z, ok := zoneFor(zs, e.DNSName)
+			if !ok || !slices.Contains(regionalTypes, e.RecordType) {
+				return
+			}
+			if regionalWants[z.id] == nil {
+				regionalWants[z.id] = map[string][]regionalChange{}
+			}
+			regionalWants[z.id][e.DNSName] = append(regionalWants[z.id][e.DNSName], regionalChange{change: ci, key: key})
+		}
+		for ci, c := range list {
+			key := ""
+			if c.action != provider.ActionDelete {
+				key, _ = c.ep.GetProviderSpecific(propRegionKey)
+			}
+			wantRegional(ci, c.ep, key)
+		}
+	}
+
 	var failures []error
 	for _, zo := range byZone {
 		var ops []op
@@ -124,6 +146,21 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 			}
 		}); err != nil {
 			failures = append(failures, fmt.Errorf("zone %s: %w", zo.zone.name, err))
+			continue
+		}
+		if wants := regionalWants[zo.zone.id]; len(wants) > 0 {
+			for name, ws := range wants {
+				// A change whose records were refused does not move its regional hostname.
+				ws = slices.DeleteFunc(ws, func(w regionalChange) bool { _, bad := rejected[w.change]; return bad })
+				wants[name] = ws
+			}
+			if err := p.applyRegional(ctx, zo.zone, wants, func(ci int, err error) {
+				if _, seen := rejected[ci]; !seen {
+					rejected[ci] = err
+				}
+			}); err != nil {
+				failures = append(failures, fmt.Errorf("zone %s: %w", zo.zone.name, err))
+			}
 		}
 	}
 	if len(failures) > 0 {

@@ -50,6 +50,11 @@ type Config struct {
 	RecordsPerPage int
 	// Comment is --cloudflare-record-comment: the default of the cloudflare-record-comment annotation.
 	Comment string
+	// RegionalServices (--cloudflare-regional-services) keeps a regional hostname per A, AAAA and CNAME
+	// name; RegionKey (--cloudflare-region-key) is the default of the cloudflare-region-key annotation
+	// and switches Regional Services on when set.
+	RegionalServices bool
+	RegionKey        string
 	// BatchChangeSize (--batch-change-size) bounds the record changes of one batch request;
 	// BatchChangeInterval (--batch-change-interval) is the pause between two of one sync.
 	BatchChangeSize     int

@@ -51,8 +51,8 @@ func (s *CloudflareFlags) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&s.CloudflareProxied, "cloudflare-proxied", s.CloudflareProxied, "proxy A, AAAA and CNAME records through Cloudflare (per record: the cloudflare-proxied annotation)")
 	fs.IntVar(&s.CloudflareDNSRecordsPerPage, "cloudflare-dns-records-per-page", s.CloudflareDNSRecordsPerPage, "DNS records per page when listing a zone (at most 5000)")
 	fs.StringVar(&s.CloudflareRecordComment, "cloudflare-record-comment", s.CloudflareRecordComment, "comment of every record (per record: the cloudflare-record-comment annotation)")
-	fs.StringVar(&s.CloudflareRegionKey, "cloudflare-region-key", s.CloudflareRegionKey, "refused when set: Regional Services are not implemented by zonekeeper's cloudflare provider yet")
-	fs.BoolVar(&s.CloudflareRegionalServices, "cloudflare-regional-services", s.CloudflareRegionalServices, "refused when set: Regional Services are not implemented by zonekeeper's cloudflare provider yet")
+	fs.StringVar(&s.CloudflareRegionKey, "cloudflare-region-key", s.CloudflareRegionKey, "default region key of the regional hostnames of A, AAAA and CNAME names (per record: the cloudflare-region-key annotation); switches Regional Services on")
+	fs.BoolVar(&s.CloudflareRegionalServices, "cloudflare-regional-services", s.CloudflareRegionalServices, "keep a regional hostname (Regional Services) for each A, AAAA and CNAME name that has a region key")
 	fs.BoolVar(&s.CloudflareCustomHostnames, "cloudflare-custom-hostnames", s.CloudflareCustomHostnames, "refused when set: custom hostnames are not implemented by zonekeeper's cloudflare provider yet")
 	fs.StringVar(&s.CloudflareCustomHostnamesMinTLSVersion, "cloudflare-custom-hostnames-min-tls-version", s.CloudflareCustomHostnamesMinTLSVersion, "accepted at its default only: custom hostnames are not implemented yet")
 	fs.StringVar(&s.CloudflareCustomHostnamesCertificateAuthority, "cloudflare-custom-hostnames-certificate-authority", s.CloudflareCustomHostnamesCertificateAuthority, "accepted at its default only: custom hostnames are not implemented yet")
@@ -65,12 +65,6 @@ func (s *CloudflareFlags) bind(fs *flag.FlagSet) {
 func (s *CloudflareFlags) check() []error {
 	var errs []error
 	const notYet = "is not implemented by zonekeeper's cloudflare provider yet; use external-dns or its webhook for %s"
-	if s.CloudflareRegionKey != "" {
-		errs = append(errs, fmt.Errorf("--cloudflare-region-key: Regional Services "+notYet, "Regional Services"))
-	}
-	if s.CloudflareRegionalServices {
-		errs = append(errs, fmt.Errorf("--cloudflare-regional-services: Regional Services "+notYet, "Regional Services"))
-	}
 	if s.CloudflareCustomHostnames {
 		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames: custom hostnames "+notYet, "custom hostnames"))
 	}
@@ -108,6 +102,7 @@ func (s *CloudflareFlags) start(_ context.Context, env provider.Env) (func(provi
 		p, err := New(Config{
 			Getenv: env.Getenv, DomainFilter: env.DomainFilter, ZoneIDFilter: env.ZoneIDFilter,
 			Proxied: s.CloudflareProxied, RecordsPerPage: s.CloudflareDNSRecordsPerPage, Comment: s.CloudflareRecordComment,
+			RegionalServices: s.CloudflareRegionalServices, RegionKey: s.CloudflareRegionKey,
 			BatchChangeSize: s.CloudflareBatchChangeSize, BatchChangeInterval: s.CloudflareBatchChangeInterval,
 			Accounts: accounts, Logger: env.Log,
 		})

@@ -16,13 +16,14 @@ func TestCloudflareFlags(t *testing.T) {
 	base := []string{"--source=service", "--provider=cloudflare"}
 	cfg, _, err := config.Parse("z", append(base, "--cloudflare-proxied", "--cloudflare-dns-records-per-page=500",
 		"--batch-change-size=50", "--batch-change-interval=2s", "--cloudflare-custom-hostnames-min-tls-version=1.0",
-		"--cloudflare-custom-hostnames-certificate-authority=none", "--no-cloudflare-regional-services"),
+		"--cloudflare-custom-hostnames-certificate-authority=none", "--cloudflare-regional-services", "--cloudflare-region-key=eu"),
 		env(map[string]string{"EXTERNAL_DNS_CLOUDFLARE_RECORD_COMMENT": "from env"}), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !cfg.CloudflareProxied || cfg.CloudflareDNSRecordsPerPage != 500 || cfg.CloudflareBatchChangeSize != 50 ||
-		cfg.CloudflareBatchChangeInterval != 2*time.Second || cfg.CloudflareRecordComment != "from env" {
+		cfg.CloudflareBatchChangeInterval != 2*time.Second || cfg.CloudflareRecordComment != "from env" ||
+		!cfg.CloudflareRegionalServices || cfg.CloudflareRegionKey != "eu" {
 		t.Errorf("parsed %+v", cfg.CloudflareFlags)
 	}
 	cfg, _, err = config.Parse("z", base, env(nil), io.Discard)
@@ -30,8 +31,6 @@ func TestCloudflareFlags(t *testing.T) {
 		t.Errorf("defaults %+v %v", cfg.CloudflareFlags, err)
 	}
 	for arg, want := range map[string]string{
-		"--cloudflare-region-key=eu":                                 "--cloudflare-region-key: Regional Services is not implemented",
-		"--cloudflare-regional-services":                             "--cloudflare-regional-services: Regional Services",
 		"--cloudflare-custom-hostnames":                              "--cloudflare-custom-hostnames: custom hostnames",
 		"--cloudflare-custom-hostnames-min-tls-version=1.2":          "--cloudflare-custom-hostnames-min-tls-version=1.2",
 		"--cloudflare-custom-hostnames-certificate-authority=google": "--cloudflare-custom-hostnames-certificate-authority=google",

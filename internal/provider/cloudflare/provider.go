@@ -43,6 +43,9 @@ type Provider struct {
 	// --interval only).
 	zones []zone
 	index map[string]*zoneIndex
+	// regionalByZone holds each zone's regional hostnames (hostname → region key) as last listed or
+	// written, with Regional Services on.
+	regionalByZone map[string]map[string]string
 }
 
 // New checks the configuration and returns the provider. It makes no request.
@@ -97,6 +100,12 @@ func New(cfg Config) (*Provider, error) {
 // Regional Services and custom hostnames are not implemented: a record that asks for them is a
 // problem on its object.
 func (p *Provider) Capabilities() provider.Capabilities {
+	region := provider.PropertyLimit{Name: propRegionKey, RecordTypes: regionalTypes,
+		Reason: "regional hostnames are for A, AAAA and CNAME records only (cloudflare-region-key)"}
+	if !p.regional() {
+		region = provider.PropertyLimit{Name: propRegionKey,
+			Reason: "cloudflare-region-key needs Regional Services on (--cloudflare-regional-services or --cloudflare-region-key)"}
+	}
 	return provider.Capabilities{
 		RecordTypes: recordTypes,
 		Wildcards:   true,
@@ -104,7 +113,7 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		Properties: []provider.PropertyLimit{
 			{Name: propProxied, Off: []string{"false", "0", "f", "F", "FALSE", "False"}, RecordTypes: proxiableTypes,
 				Reason: "Cloudflare proxies A, AAAA and CNAME records only (cloudflare-proxied)"},
-			{Name: propRegionKey, Reason: "Regional Services (cloudflare-region-key) are not implemented by zonekeeper's cloudflare provider yet"},
+			region,
 			{Name: propCustomHostname, Reason: "custom hostnames (cloudflare-custom-hostname) are not implemented by zonekeeper's cloudflare provider yet"},
 		},
 	}
@@ -119,7 +128,7 @@ func (p *Provider) Probe(ctx context.Context) error {
 // Invalidate drops what was listed, so the next call lists the account again.
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
-	p.zones, p.index = nil, nil
+	p.zones, p.index, p.regionalByZone = nil, nil, nil
 	p.mu.Unlock()
 }
 

@@ -153,6 +153,7 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 		return nil, err
 	}
 	index := map[string]*zoneIndex{}
+	regional := map[string]map[string]string{}
 	var out []*endpoint.Endpoint
 	for _, z := range zs {
 		x, err := p.listRecords(ctx, z)
@@ -160,10 +161,19 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 			return nil, err
 		}
 		index[z.id] = x
-		out = append(out, endpointsOf(x)...)
+		eps := endpointsOf(x)
+		if p.regional() {
+			keys, err := p.listRegional(ctx, z)
+			if err != nil {
+				return nil, err
+			}
+			regional[z.id] = keys
+			withRegionKeys(eps, keys)
+		}
+		out = append(out, eps...)
 	}
 	p.mu.Lock()
-	p.zones, p.index = zs, index
+	p.zones, p.index, p.regionalByZone = zs, index, regional
 	p.mu.Unlock()
 	endpoint.SortEndpoints(out)
 	return out, nil
