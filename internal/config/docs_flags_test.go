@@ -25,8 +25,7 @@ var otherToolsFlags = map[string]string{
 }
 
 // Issue 11 defect 9: every --flag the docs and READMEs name exists. Flags of zonekeeper mirror are
-// checked against its flag set, those of docs/route53-emulator.md against the emulator command's
-// source; "--prefix-*" names a family and --no-FLAG the negation of a boolean.
+// checked against its flag set, those of an emulator's docs against the emulator command's source; "--prefix-*" names a family and --no-FLAG the negation of a boolean.
 func TestEveryFlagTheDocsNameExists(t *testing.T) {
 	var cfg Config
 	main := NewFlagSet("zonekeeper", &cfg, io.Discard)
@@ -34,13 +33,24 @@ func TestEveryFlagTheDocsNameExists(t *testing.T) {
 		_, err := mirror.ParseArgs([]string{"--" + name + "=x"}, func(string) string { return "" }, io.Discard)
 		return err == nil || !strings.Contains(err.Error(), "flag provided but not defined")
 	}
-	emulator, err := os.ReadFile("../../cmd/route53-emulator/main.go")
-	if err != nil {
-		t.Fatal(err)
+	// An emulator's docs (docs/NAME-emulator.md, internal/NAMEemu/README.md) name the flags of its
+	// command, cmd/NAME-emulator.
+	emulatorDoc := regexp.MustCompile(`(?:^|/)(?:([a-z0-9]+)-emulator\.md|([a-z0-9]+)emu/README\.md)$`)
+	emulatorHas := func(doc, name string) bool {
+		m := emulatorDoc.FindStringSubmatch(doc)
+		if m == nil {
+			return false
+		}
+		src, err := os.ReadFile("../../cmd/" + m[1] + m[2] + "-emulator/main.go")
+		if err != nil {
+			t.Errorf("%s documents an emulator without a command: %v", doc, err)
+			return false
+		}
+		return bytes.Contains(src, []byte(`"`+name+`", `))
 	}
 	flagRef := regexp.MustCompile("(?:^|[\\s`(\\[,|/])--([a-z0-9][a-z0-9-]*[a-z0-9])(-\\*|-[A-Z])?")
 	checked := 0
-	err = filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -61,7 +71,7 @@ func TestEveryFlagTheDocsNameExists(t *testing.T) {
 			case family != "": // --aws-* or --no-FLAG
 			case main.Lookup(name) != nil, strings.HasPrefix(name, "no-") && main.Lookup(name[3:]) != nil:
 			case mirrorHas(name):
-			case strings.HasSuffix(p, "route53-emulator.md") && bytes.Contains(emulator, []byte(`"`+name+`", `)):
+			case emulatorHas(p, name):
 			case otherToolsFlags[name] != "":
 			default:
 				t.Errorf("%s names --%s, which no zonekeeper command has", strings.TrimPrefix(p, "../../"), name)
