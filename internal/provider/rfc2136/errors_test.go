@@ -182,6 +182,7 @@ func TestRecordsReadsTheZone(t *testing.T) {
 		"example.com MX":            "10 mail.example.com",
 		"_sip._tcp.example.com SRV": "0 5 5060 sip.example.com",
 		"sub.example.com NS":        "ns.elsewhere.net",
+		"caa.example.com CAA":       `0 issue "letsencrypt.org"`,
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("Records:\n got %v\nwant %v", got, want)
@@ -223,7 +224,7 @@ func TestInvalidChangesAreRejectedBeforeSending(t *testing.T) {
 	bad := []*endpoint.Endpoint{
 		ep("www.notexample.com", endpoint.RecordTypeA, 300, "192.0.2.1"),
 		ep("set.example.com", endpoint.RecordTypeA, 300, "192.0.2.1").WithSetIdentifier("eu"),
-		ep("naptr.example.com", endpoint.RecordTypeNAPTR, 300, `100 10 "" "" "" .`),
+		ep("sshfp.example.com", "SSHFP", 300, "1 1 123456789abcdef67890123456789abcdef67890"),
 		ep("example.com", endpoint.RecordTypeCNAME, 300, "lb.example.net"),
 		ep("example.com", endpoint.RecordTypeNS, 300, "ns2.example.net"),
 		ep("bad4.example.com", endpoint.RecordTypeA, 300, "2001:db8::1"),
