@@ -8,11 +8,14 @@ import (
 	"syscall"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
+	"github.com/zonekeeper/zonekeeper/internal/logging"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := app.Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	// This process is the command's own: its logger also takes klog's (client-go's) lines. Tests that
+	// run app.Main in-process do not mark their context, and leave klog's process-wide logger alone.
+	code := app.Main(logging.OwnProcess(ctx), os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	stop()
 	os.Exit(code)
 }

@@ -142,7 +142,7 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 	if cfg.WebhookServer {
 		return runWebhookServer(ctx, cfg, stderr, getenv)
 	}
-	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := logging.ForCommand(ctx, stderr, cfg.LogLevel, cfg.LogFormat)
 	log.Info("Starting zonekeeper", "version", Version, "sources", cfg.Sources, "provider", cfg.Provider,
 		"registry", cfg.Registry, "owner", cfg.TXTOwnerID, "policy", cfg.Policy, "interval", cfg.Interval.String(),
 		"dryRun", cfg.DryRun, "once", cfg.Once)
@@ -229,7 +229,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		fmt.Fprintf(stderr, "zonekeeper plan: --provider=%s %s\n", cfg.Provider, k.NoPlan)
 		return ExitError
 	}
-	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := logging.ForCommand(ctx, stderr, cfg.LogLevel, cfg.LogFormat)
 	p, err := build(ctx, cfg, log, getenv, observability{})
 	if err != nil {
 		fmt.Fprintf(stderr, "zonekeeper plan: %v\n", err)

@@ -24,7 +24,7 @@ import (
 // uses zonekeeper's providers through --provider=webhook. Sources are not read. /healthz, /readyz and
 // /metrics are served on --metrics-address as usual.
 func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, getenv func(string) string) int {
-	log := logging.New(stderr, cfg.LogLevel, cfg.LogFormat)
+	log := logging.ForCommand(ctx, stderr, cfg.LogLevel, cfg.LogFormat)
 	log.Info("Starting zonekeeper as a webhook server", "version", Version, "provider", cfg.Provider, "address", cfg.WebhookServerAddress)
 	filter, err := plan.NewDomainFilter(cfg.DomainFilter, cfg.ExcludeDomains, cfg.RegexDomainFilter, cfg.RegexDomainExclusion)
 	if err != nil {
