@@ -247,6 +247,66 @@ func TestRecordTypesMatchExternalDNS(t *testing.T) {
 	}
 }
 
+// The record-type annotation under each prefix, against external-dns v0.23.0 (which reads the alpha
+// prefix with --enable-legacy-annotation-prefix, as its peer is run): Ingresses asking for PTRs under
+// either prefix, opting out, and not asking, without --create-ptr; same zones, each adopts the other's.
+// v0.21 reads only the alpha prefix, which zonekeeper reads beside the other: it is not compared.
+func TestRecordTypeAnnotationMatchesExternalDNS(t *testing.T) {
+	var peer *testbed.ExternalDNSPeer
+	for _, p := range testbed.ExternalDNSPeers(t) {
+		if p.Version == "v0.23.0" {
+			peer = &p
+		}
+	}
+	if peer == nil {
+		t.Skip("external-dns v0.23.0 not built")
+	}
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	e.createIngress(t, ingress("ptr-ga", "default", map[string]string{"external-dns.kubernetes.io/record-type": "ptr"}, "ga.example.com"), "192.0.2.21")
+	e.createIngress(t, ingress("ptr-alpha", "default", map[string]string{"external-dns.alpha.kubernetes.io/record-type": "PTR"}, "alpha.example.com"), "192.0.2.22")
+	e.createIngress(t, ingress("ptr-off", "default", map[string]string{"external-dns.kubernetes.io/record-type": ""}, "off.example.com"), "192.0.2.23")
+	e.createIngress(t, ingress("plain", "default", nil, "plain.example.com"), "192.0.2.24")
+
+	ed, zk := rectypesBackend(t, "pdns"), rectypesBackend(t, "pdns")
+	common := []string{"--source=ingress", "--registry=txt", "--txt-owner-id=shared", "--policy=sync",
+		"--domain-filter=example.com", "--domain-filter=" + reverseZone, "--managed-record-types=A",
+		"--managed-record-types=PTR", "--kubeconfig=" + kube.Kubeconfig}
+	edFlags := append(append([]string{}, common...), ed.flags...)
+	zkFlags := append(append([]string{}, common...), zk.flags...)
+	runExternalDNSWith(t, *peer, edFlags...)
+	if code, out, errOut := e.run(t, append([]string{"--once"}, zkFlags...)...); code != app.ExitOK {
+		t.Fatalf("zonekeeper --once: exit %d\n%s\n%s", code, out, tail(errOut, 4000))
+	}
+	edZone, zkZone := ed.dump(t), zk.dump(t)
+	for k, a := range edZone {
+		b := zkZone[k]
+		if strings.HasPrefix(k, "ptr-") && strings.HasSuffix(k, " TXT") {
+			b = ptrResource.ReplaceAllString(b, "") // the pinned difference (compareRecordTypeZones)
+		}
+		if a != b {
+			t.Errorf("%s differs:\nexternal-dns: %q\nzonekeeper:   %q", k, a, zkZone[k])
+		}
+	}
+	if len(edZone) != len(zkZone) {
+		t.Errorf("external-dns's zone has %d record sets, zonekeeper's %d:\n%v\n%v", len(edZone), len(zkZone), edZone, zkZone)
+	}
+	for _, k := range []string{"21." + reverseZone + ". PTR", "22." + reverseZone + ". PTR"} {
+		if zkZone[k] == "" {
+			t.Errorf("%s missing: %v", k, zkZone)
+		}
+	}
+	for _, k := range []string{"23." + reverseZone + ". PTR", "24." + reverseZone + ". PTR"} {
+		if zkZone[k] != "" {
+			t.Errorf("%s made without being asked for: %v", k, zkZone)
+		}
+	}
+	if log := runExternalDNSWith(t, *peer, zkFlags...); !strings.Contains(log, "All records are already up to date") {
+		t.Errorf("external-dns wants to change zonekeeper's zone:\n%s", tail(log, 6000))
+	}
+	e.expectPlan(t, app.ExitOK, "No changes", edFlags...)
+}
+
 // compareRecordTypeZones checks the two zones record by record. Two differences are pinned:
 //
 //   - Intended: the ownership TXT of a PTR names the object (external-dns/resource=crd/<ns>/rectypes)
@@ -325,7 +385,7 @@ func compareRecordTypeZones(t *testing.T, kind string, managed []string, ed, zk 
 }
 
 // ptrResource is the resource zonekeeper writes into a PTR's ownership TXT.
-var ptrResource = regexp.MustCompile(`,external-dns/resource=crd/[a-z]+/rectypes`)
+var ptrResource = regexp.MustCompile(`,external-dns/resource=[a-z]+/[a-z0-9-]+/[a-z0-9-]+`)
 
 // txtData drops the TTL from a dumped record set.
 func txtData(v string) string {
