@@ -41,11 +41,17 @@ func checkRData(recordType, target string) (string, error) {
 		if len(f) < 4 {
 			return "", fmt.Errorf("TLSA data is <usage> <selector> <matching type> <hex data>, e.g. \"3 1 1 0a1b...\"")
 		}
-		if err := firstError(uintField("usage", f[0], 8), uintField("selector", f[1], 8), uintField("matching type", f[2], 8)); err != nil {
+		// The ranges and digest lengths of RFC 6698 section 2.1, as external-dns v0.23's NewTLSARecord
+		// checks them (endpoint/tlsa.go).
+		if err := firstError(maxField("usage", f[0], 3), maxField("selector", f[1], 1), maxField("matching type", f[2], 2)); err != nil {
 			return "", err
 		}
-		if _, err := hex.DecodeString(strings.Join(f[3:], "")); err != nil {
-			return "", fmt.Errorf("the TLSA certificate data is not hexadecimal")
+		data := strings.Join(f[3:], "")
+		if _, err := hex.DecodeString(data); err != nil {
+			return "", fmt.Errorf("the TLSA certificate data is not hexadecimal (without colons)")
+		}
+		if want := map[string]int{"1": 64, "2": 128}[f[2]]; want != 0 && len(data) != want {
+			return "", fmt.Errorf("matching type %s needs a %d-character hexadecimal digest, not %d", f[2], want, len(data))
 		}
 		return t, nil
 	case RecordTypeCAA:
@@ -71,6 +77,14 @@ func checkRData(recordType, target string) (string, error) {
 func uintField(name, s string, bits int) error {
 	if _, err := strconv.ParseUint(s, 10, bits); err != nil {
 		return fmt.Errorf("the %s %q is not a number from 0 to %d", name, s, uint64(1)<<bits-1)
+	}
+	return nil
+}
+
+// maxField is a small number from 0 to max.
+func maxField(name, s string, max uint64) error {
+	if v, err := strconv.ParseUint(s, 10, 8); err != nil || v > max {
+		return fmt.Errorf("the %s %q is not a number from 0 to %d", name, s, max)
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func TestRecordTypeProblemsOnObjects(t *testing.T) {
 	res := dyn.Resource(source.DNSEndpointResource()).Namespace("default")
 	if _, err := res.Create(ctx, dnsEndpointObject("tls",
 		map[string]any{"dnsName": "tls.example.com", "recordType": "A", "targets": []any{"192.0.2.80"}},
-		map[string]any{"dnsName": "_443._tcp.tls.example.com", "recordType": "TLSA", "targets": []any{"3 1 1 0a1b2c3d"}},
+		map[string]any{"dnsName": "_443._tcp.tls.example.com", "recordType": "TLSA", "targets": []any{"3 1 1 0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"}},
 	), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

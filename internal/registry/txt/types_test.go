@@ -24,7 +24,7 @@ func typedRecords() []*endpoint.Endpoint {
 		res(endpoint.New("sip.example.com", "NAPTR", `100 10 "S" "SIP+D2U" "" _sip._udp.example.com.`)),
 		res(endpoint.New("note.example.com", "TXT", "hello")),
 		res(endpoint.New("old.example.com", "DNAME", "new.example.com")),
-		res(endpoint.New("_443._tcp.www.example.com", "TLSA", "3 1 1 0a1b2c3d")),
+		res(endpoint.New("_443._tcp.www.example.com", "TLSA", "3 1 1 0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9")),
 		res(endpoint.New("secure.example.com", "CAA", `0 issue "letsencrypt.org"`)),
 	}
 }
