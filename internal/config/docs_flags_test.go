@@ -15,6 +15,7 @@ import (
 // otherToolsFlags are flags the docs name that belong to other programs.
 var otherToolsFlags = map[string]string{
 	"help":             "zonekeeper's and external-dns's --help",
+	"help-all":         "zonekeeper's own, read before the flags are parsed (internal/app)",
 	"set":              "helm",
 	"create-namespace": "helm",
 	"from-literal":     "kubectl create secret",
