@@ -102,6 +102,7 @@ cloudflare:
   recordComment: managed by zonekeeper
   dnsRecordsPerPage: 500
   batchChangeSize: 100
+  regionKey: eu
 `
 	// What external-dns chart users write today: provider cloudflare, the token through env.
 	cloudflareEnvValues = `
@@ -242,7 +243,7 @@ func TestChartProviderValueSets(t *testing.T) {
 		d := deployment(t, objs)
 		ctr := container(t, d)
 		wantArgs(t, ctr.Args, "--provider=cloudflare", "--cloudflare-proxied", "--cloudflare-record-comment=managed by zonekeeper",
-			"--cloudflare-dns-records-per-page=500", "--batch-change-size=100")
+			"--cloudflare-dns-records-per-page=500", "--batch-change-size=100", "--cloudflare-region-key=eu")
 		wantSecretEnv(t, ctr, "CF_API_TOKEN", "cloudflare-api", "token")
 		for _, e := range ctr.Env {
 			if e.Name == "CF_API_KEY" || e.Name == "CF_API_EMAIL" || e.Name == "CLOUDFLARE_BASE_URL" {

@@ -76,6 +76,12 @@ _files.tpl) or read from the environment with secretKeyRef.
 {{- if not (kindIs "invalid" .requestsPerSecond) }}
 - {{ printf "--cloudflare-requests-per-second=%v" .requestsPerSecond | quote }}
 {{- end }}
+{{- if .regionalServices }}
+- --cloudflare-regional-services
+{{- end }}
+{{- with .regionKey }}
+- {{ printf "--cloudflare-region-key=%s" . | quote }}
+{{- end }}
 {{- end }}
 {{- else if eq $provider "builtin" }}
 {{- with .Values.builtin }}
