@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/dynamic"
@@ -288,6 +289,23 @@ func inDomainFilter(cfg config.Config) func(string) bool {
 		return nil
 	}
 	return f.Match
+}
+
+// ptrWithoutReverseZone says why --create-ptr can make no PTR record at all: --domain-filter is set and
+// names no reverse zone (external-dns's plan then drops every PTR without a word). "" when it can, or
+// when a regular expression filters (it may select them).
+func ptrWithoutReverseZone(cfg config.Config) string {
+	if !cfg.CreatePTR || len(cfg.DomainFilter) == 0 || cfg.RegexDomainFilter != "" {
+		return ""
+	}
+	match := inDomainFilter(cfg)
+	for _, d := range cfg.DomainFilter {
+		d = strings.Trim(strings.ToLower(d), ".")
+		if match == nil || d == "arpa" || strings.HasSuffix(d, "in-addr.arpa") || strings.HasSuffix(d, "ip6.arpa") {
+			return ""
+		}
+	}
+	return "--create-ptr: --domain-filter names no reverse zone (in-addr.arpa, ip6.arpa), so no PTR record will be made; add the reverse zones to --domain-filter"
 }
 
 func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, error) {

@@ -67,6 +67,9 @@ func buildSources(ctx context.Context, cfg config.Config, kube kubeAccess, log *
 		out.deferred = append(out.deferred, d)
 		sources = append(sources, d)
 	}
+	if why := ptrWithoutReverseZone(cfg); why != "" {
+		log.Warn("PTR records cannot be made", "reason", why)
+	}
 	if len(sources) == 1 {
 		out.source = source.PostProcess(sources[0], postProcessConfig(cfg))
 	} else {
