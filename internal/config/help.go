@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 )
 
 // Command is one of zonekeeper's subcommands, as the help and the shell completion list it.
@@ -144,6 +146,9 @@ func cut(line string) string {
 func WriteFlags(w io.Writer, group string) error {
 	fs := helpFlagSet()
 	groups := FlagGroups(fs)
+	if k, ok := providerkinds.Lookup(&providerkinds.Settings{}, group); ok {
+		group = k.Name // zonekeeper flags skydns: the coredns kind's flags
+	}
 	found := false
 	for _, g := range groups {
 		if len(g.Flags) == 0 || (group != "all" && group != g.Name) {

@@ -151,6 +151,10 @@ func TestHelpAllListsEveryFlag(t *testing.T) {
 	if err := WriteFlags(&aws, "aws"); err != nil || !strings.Contains(aws.String(), "--aws-region string") || strings.Contains(aws.String(), "--pdns-server") {
 		t.Errorf("zonekeeper flags aws: %v\n%s", err, aws.String())
 	}
+	var alias bytes.Buffer
+	if err := WriteFlags(&alias, "skydns"); err != nil || !strings.Contains(alias.String(), "--coredns-prefix string") {
+		t.Errorf("zonekeeper flags skydns (an alias of coredns): %v\n%s", err, alias.String())
+	}
 	if err := WriteFlags(io.Discard, "nonesuch"); err == nil || !strings.Contains(err.Error(), "aws") {
 		t.Errorf("an unknown group: %v, want an error listing the groups", err)
 	}
