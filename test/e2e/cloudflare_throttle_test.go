@@ -21,6 +21,18 @@ func TestCloudflareTwoThousandHostnamesThrottled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2,000 hostnames")
 	}
+	e := throttleScenario(t)
+	t.Run("defaults", func(t *testing.T) { throttledPublish(t, e, false) })
+	t.Run("eager", func(t *testing.T) {
+		throttledPublish(t, e, true, "--cloudflare-requests-per-second=20", "--batch-change-interval=0s")
+	})
+}
+
+// throttleScenario starts a cluster holding the 2,000 hostnames of the throttle tests: 20 Services
+// s0…s19 with 100 hostnames hS-H.example.com each, Service S at 10.60.S.1 (also used by
+// TestCloudflareThrottledExternalDNS, so both tools publish the same objects).
+func throttleScenario(t *testing.T) *env {
+	t.Helper()
 	kube := testbed.StartKubeAPIServer(t)
 	e := &env{kube: kube, client: kube.Client(t)}
 	const perService, services = 100, 20
@@ -31,10 +43,7 @@ func TestCloudflareTwoThousandHostnamesThrottled(t *testing.T) {
 		}
 		e.createService(t, annotated(loadBalancer(fmt.Sprintf("s%d", s), "default", nil), "hostname", strings.Join(hosts, ",")), fmt.Sprintf("10.60.%d.1", s))
 	}
-	t.Run("defaults", func(t *testing.T) { throttledPublish(t, e, false) })
-	t.Run("eager", func(t *testing.T) {
-		throttledPublish(t, e, true, "--cloudflare-requests-per-second=20", "--batch-change-interval=0s")
-	})
+	return e
 }
 
 func throttledPublish(t *testing.T, e *env, mustThrottle bool, flags ...string) {
