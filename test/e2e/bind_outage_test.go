@@ -36,30 +36,10 @@ func TestBINDOutages(t *testing.T) {
 	expectBIND(t, bind.Addr, converge, "first.example.com", dns.TypeA, "10.41.0.1")
 	expectBIND(t, bind.Addr, converge, "doomed.example.com", dns.TypeA, "10.41.0.2")
 
-	calls := func() float64 {
-		_, body, err := z.get("/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return metricSum(body, "zonekeeper_provider_calls_total", `provider="rfc2136"`)
-	}
+	calls := providerCalls(t, z, "rfc2136")
 	outage := func(name string, d time.Duration, down, up func(), mutate func(i int)) {
 		t.Helper()
-		before := calls()
-		down()
-		mutate(0)
-		time.Sleep(d / 2)
-		mutate(1)
-		time.Sleep(d / 2)
-		during := calls() - before
-		up()
-		if during > 40 {
-			t.Errorf("%s for %s: %.0f calls to BIND, want a bounded backoff (≤40)", name, d, during)
-		}
-		t.Logf("%s for %s: %.0f calls to BIND meanwhile", name, d, during)
-		if !z.running() {
-			t.Fatalf("zonekeeper exited during %s:\n%s", name, tail(z.log.String(), 4000))
-		}
+		runOutage(t, z, calls, name, d, down, up, mutate)
 	}
 
 	outage("BIND stopped", 60*time.Second, bind.Stop, func() { bind.Start(t) }, func(i int) {
@@ -113,19 +93,8 @@ func TestBINDOutages(t *testing.T) {
 	}
 
 	// Idle again: no reconcile and no call to BIND over a quiet period (resync is 1 h).
-	time.Sleep(3 * time.Second)
-	_, body, _ := z.get("/metrics")
-	syncs, before := metricSum(body, "zonekeeper_sync_duration_seconds_count"), calls()
-	const quiet = 15 * time.Second
-	cpu := processCPU(t)
-	time.Sleep(quiet)
-	idleCPU := processCPU(t) - cpu
-	_, body, _ = z.get("/metrics")
-	if s, c := metricSum(body, "zonekeeper_sync_duration_seconds_count"), calls(); s != syncs || c != before {
-		t.Errorf("not idle after the outages: %v reconciles and %v calls to BIND in 15 s", s-syncs, c-before)
-	}
 	t.Logf("idle after the outages: %.3f CPU-seconds per idle minute (this process: zonekeeper and the idle test)",
-		idleCPU.Seconds()*float64(time.Minute)/float64(quiet))
+		expectIdleProvider(t, z, calls, 15*time.Second))
 	if strings.Contains(z.log.String(), key.Secret) {
 		t.Fatal("the TSIG secret is in the log")
 	}

@@ -3,7 +3,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 	"syscall"
@@ -57,31 +56,10 @@ func TestPowerDNSOutages(t *testing.T) {
 	expectPowerDNS(t, pd, converge, "first.example.com", dns.TypeA, "10.40.0.1")
 	expectPowerDNS(t, pd, converge, "doomed.example.com", dns.TypeA, "10.40.0.2")
 
-	pdnsCalls := func() float64 {
-		_, body, err := z.get("/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return metricSum(body, "zonekeeper_provider_calls_total", `provider="pdns"`)
-	}
+	pdnsCalls := providerCalls(t, z, "pdns")
 	outage := func(name string, d time.Duration, down, up func(), mutate func(i int)) {
 		t.Helper()
-		before := pdnsCalls()
-		down()
-		mutate(0)
-		time.Sleep(d / 2)
-		mutate(1)
-		time.Sleep(d / 2)
-		during := pdnsCalls() - before
-		up()
-		// Backoff 1, 2, 4, …, 60 s with jitter: a handful of attempts per outage, each a few calls.
-		if during > 40 {
-			t.Errorf("%s for %s: %.0f PowerDNS calls, want a bounded backoff (≤40)", name, d, during)
-		}
-		t.Logf("%s for %s: %.0f PowerDNS calls meanwhile", name, d, during)
-		if !z.running() {
-			t.Fatalf("zonekeeper exited during %s:\n%s", name, tail(z.log.String(), 4000))
-		}
+		runOutage(t, z, pdnsCalls, name, d, down, up, mutate)
 	}
 
 	// Killed: connections refused.
@@ -141,19 +119,8 @@ func TestPowerDNSOutages(t *testing.T) {
 	}
 
 	// Idle again: no reconcile and no PowerDNS call over a quiet period (resync is 1 h).
-	time.Sleep(3 * time.Second)
-	_, body, _ := z.get("/metrics")
-	syncs, calls := metricSum(body, "zonekeeper_sync_duration_seconds_count"), pdnsCalls()
-	const quiet = 15 * time.Second
-	cpu := processCPU(t)
-	time.Sleep(quiet)
-	idleCPU := processCPU(t) - cpu
-	_, body, _ = z.get("/metrics")
-	if s, c := metricSum(body, "zonekeeper_sync_duration_seconds_count"), pdnsCalls(); s != syncs || c != calls {
-		t.Errorf("not idle after the outages: %s reconciles and %s PowerDNS calls in 15 s", fmt.Sprint(s-syncs), fmt.Sprint(c-calls))
-	}
 	t.Logf("idle after the outages: %.3f CPU-seconds per idle minute (this process: zonekeeper and the idle test)",
-		idleCPU.Seconds()*float64(time.Minute)/float64(quiet))
+		expectIdleProvider(t, z, pdnsCalls, 15*time.Second))
 }
 
 // processCPU is the user and system CPU time this process (zonekeeper runs in it; the servers do not)
