@@ -94,17 +94,8 @@ func TestIngressUpdateStorm(t *testing.T) {
 	}
 	t.Logf("every Ingress's last address answered %s after the storm", time.Since(start).Round(10*time.Millisecond))
 
-	time.Sleep(2 * time.Second)
 	_, body, _ := z.get("/metrics")
-	syncs, applied := metricSum(body, "zonekeeper_sync_duration_seconds_count"), metricSum(body, "zonekeeper_changes_applied_total")
-	const quiet = 10 * time.Second
-	cpu := processCPU(t)
-	time.Sleep(quiet)
-	idleCPU := processCPU(t) - cpu
-	_, body, _ = z.get("/metrics")
-	if s := metricSum(body, "zonekeeper_sync_duration_seconds_count"); s != syncs {
-		t.Errorf("not idle after the storm: %v reconciles in %s", s-syncs, quiet)
-	}
+	applied := metricSum(body, "zonekeeper_changes_applied_total")
 	t.Logf("%.0f changes applied for %d updates; idle afterwards: %.3f CPU-seconds per idle minute",
-		applied, sent.Load(), idleCPU.Seconds()*float64(time.Minute)/float64(quiet))
+		applied, sent.Load(), expectIdle(t, z, 10*time.Second))
 }
