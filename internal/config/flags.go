@@ -254,8 +254,8 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 	if envErr != nil {
 		return cfg, nil, envErr
 	}
-	cfg.NotApplied = notApplied(setFlags(fs)) // fs.Set from the environment counts as set
-	cfg.NotApplied = append(cfg.NotApplied, notAppliedForProvider(cfg.Provider, setFlags(fs))...)
+	set := setFlags(fs) // fs.Set from the environment counts as set
+	cfg.NotApplied = append(notApplied(set), notAppliedForProvider(cfg.Provider, set)...)
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
 	}
