@@ -77,13 +77,22 @@ func TestBehindGoogleHostNames(t *testing.T) {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
-		w.WriteHeader(http.StatusOK)
-		down, _, err := http.NewResponseController(w).Hijack()
+		// Hijack before answering and read the client's side through the
+		// returned buffer: bytes the client sends right after the 200 (its TLS
+		// ClientHello) may already sit in the server's read buffer, and
+		// answering through the ResponseWriter first raced with that (CI saw
+		// "first record does not look like a TLS handshake").
+		down, buffered, err := http.NewResponseController(w).Hijack()
 		if err != nil {
 			up.Close()
 			return
 		}
-		go func() { _, _ = io.Copy(up, down); up.Close() }()
+		if _, err := down.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
+			up.Close()
+			down.Close()
+			return
+		}
+		go func() { _, _ = io.Copy(up, buffered.Reader); up.Close() }()
 		_, _ = io.Copy(down, up)
 		down.Close()
 	}))
