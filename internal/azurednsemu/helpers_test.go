@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/arm"
@@ -116,7 +117,9 @@ func startTLS(t testing.TB, opts Options) *fixture {
 func (f *fixture) armOptions(maxRetries int32) *arm.ClientOptions {
 	return &arm.ClientOptions{ClientOptions: azcore.ClientOptions{
 		Cloud: f.cloud, Transport: f.rec,
-		Retry: policy.RetryOptions{MaxRetries: maxRetries, RetryDelay: 1, MaxRetryDelay: 1},
+		// A short back-off for 5xx; MaxRetryDelay stays at azcore's
+		// default (60 s), which a Retry-After must not exceed.
+		Retry: policy.RetryOptions{MaxRetries: maxRetries, RetryDelay: time.Millisecond},
 	}}
 }
 
