@@ -53,7 +53,7 @@ func TestRunServesZonesToTheSDK(t *testing.T) {
 		t.Fatalf("printed %q, want https://127.0.0.1:PORT/", base)
 	}
 	var cfg struct {
-		Cloud, TenantID, SubscriptionID, ResourceGroup, AADClientID, AADClientSecret string
+		Cloud, TenantID, SubscriptionID, ResourceGroup, AADClientID, AADClientSecret   string
 		ActiveDirectoryAuthorityHost, ResourceManagerEndpoint, ResourceManagerAudience string
 	}
 	b, err := os.ReadFile(azureJSON)
