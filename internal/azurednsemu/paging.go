@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 )
 
@@ -26,9 +27,7 @@ func pageOf[T any](s *Server, rq *request, items []T, key func(T) string) ([]T, 
 		if err != nil {
 			return nil, "", newErr(http.StatusBadRequest, "BadRequest", "The query parameter $skipToken is not a token this emulator issued.")
 		}
-		for start < len(items) && key(items[start]) <= string(after) {
-			start++
-		}
+		start = sort.Search(len(items), func(i int) bool { return key(items[i]) > string(after) })
 	}
 	end := min(len(items), start+size)
 	page := items[start:end]

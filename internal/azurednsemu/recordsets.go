@@ -91,7 +91,7 @@ func (s *Server) putRecordSet(rq *request) (int, any, *armError) {
 		status = http.StatusCreated
 	}
 	next.etag = s.st.nextETag()
-	z.sets[key] = next
+	z.put(next)
 	return status, wireOut(z, next), nil
 }
 
@@ -101,8 +101,9 @@ func (s *Server) checkWrite(z *zone, cur, next *recordSet) *armError {
 	if err := next.validate(z.api); err != nil {
 		return newErr(http.StatusBadRequest, "BadRequest", err.Error())
 	}
-	for k, other := range z.sets {
-		if k.name != next.key().name || k.typ == next.typ {
+	for _, typ := range recordTypes[z.api] {
+		other, ok := z.sets[setKey{name: next.key().name, typ: typ}]
+		if !ok || typ == next.typ {
 			continue
 		}
 		if next.typ == "CNAME" || other.typ == "CNAME" {
@@ -147,7 +148,7 @@ func (s *Server) updateRecordSet(rq *request) (int, any, *armError) {
 		return 0, nil, e
 	}
 	next.etag = s.st.nextETag()
-	z.sets[key] = &next
+	z.put(&next)
 	return http.StatusOK, wireOut(z, &next), nil
 }
 
@@ -174,7 +175,7 @@ func (s *Server) deleteRecordSet(rq *request) (int, any, *armError) {
 	if e := s.writeFailureLocked(z, cur.name, cur.typ); e != nil {
 		return 0, nil, e
 	}
-	delete(z.sets, key)
+	z.drop(key)
 	return http.StatusOK, nil, nil
 }
 

@@ -150,7 +150,7 @@ func (st *state) seedZone(api, sub, rg string, zs SeedZone) error {
 			return fmt.Errorf("zone %s recordSets[%d]: %s %s is there already", name, i, r.typ, r.name)
 		}
 		r.etag = st.nextETag()
-		z.sets[r.key()] = r
+		z.put(r)
 	}
 	for i, l := range zs.VirtualNetworkLinks {
 		if api != APIPrivateDNS || l.Name == "" || l.VirtualNetwork == "" {
@@ -172,9 +172,9 @@ func apexSets(st *state, z *zone) {
 			Retry: 300, Expire: 2419200, MinimumTTL: 10}
 	} else {
 		ns := &recordSet{name: "@", typ: "NS", ttl: 172800, etag: st.nextETag(), ns: append([]string(nil), publicNameServers...)}
-		z.sets[ns.key()] = ns
+		z.put(ns)
 	}
-	z.sets[soa.key()] = soa
+	z.put(soa)
 }
 
 func seedSet(api string, rs SeedRecordSet) (*recordSet, error) {

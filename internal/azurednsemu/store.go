@@ -35,6 +35,21 @@ type zone struct {
 	internalID string
 	sets       map[setKey]*recordSet
 	links      map[string]*vnetLink
+	// sorted caches sortedSets until the next write (lists page through
+	// it once per call; a large zone is listed in many pages).
+	sorted []*recordSet
+}
+
+// put stores a record set; drop removes one. Every write goes through
+// them so the sorted cache stays right.
+func (z *zone) put(r *recordSet) {
+	z.sets[r.key()] = r
+	z.sorted = nil
+}
+
+func (z *zone) drop(k setKey) {
+	delete(z.sets, k)
+	z.sorted = nil
 }
 
 // setKey identifies a record set in its zone: lower-case relative name and
@@ -126,11 +141,15 @@ func (st *state) zonesIn(api, sub, rg string) []*zone {
 
 // sortedSets lists a zone's record sets by name then type.
 func (z *zone) sortedSets() []*recordSet {
+	if z.sorted != nil {
+		return z.sorted
+	}
 	out := make([]*recordSet, 0, len(z.sets))
 	for _, s := range z.sets {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key().less(out[j].key()) })
+	z.sorted = out
 	return out
 }
 
