@@ -21,6 +21,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/mirror"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
 // Exit codes of `zonekeeper plan`.
@@ -246,6 +247,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 			fmt.Fprintf(stdout, "View %s:\n", v.name)
 		}
 		printPlan(stdout, out.Changes)
+		printCost(stdout, out.Cost)
 		printHeld(stdout, cfg.Policy, out.HeldByPolicy)
 		printGuard(stdout, out.Guard)
 		changed = changed || out.Changes.HasChanges()
@@ -254,6 +256,13 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return ExitHasChanges
 	}
 	return ExitOK
+}
+
+// printCost says what applying the plan would cost in provider API calls, when the provider can tell.
+func printCost(w io.Writer, c *provider.CallEstimate) {
+	if c != nil && c.Calls > 0 {
+		fmt.Fprintf(w, "Applying this plan costs %d API call(s) (%s) in %d zone(s).\n", c.Calls, c.Call, c.Zones)
+	}
 }
 
 // printGuard shows the zones the mass-change guard would hold, with the digest that lets them through.

@@ -172,6 +172,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			ManagedRecordTypes: cfg.ManagedRecordTypes,
 			ExcludeRecordTypes: cfg.ExcludeRecordTypes,
 			Interval:           cfg.Interval,
+			ProviderCacheTime:  cfg.ProviderCacheTime,
 			Debounce:           cfg.MinEventSyncInterval,
 			DryRun:             cfg.DryRun,
 			Observer:           observers,

@@ -127,6 +127,9 @@ type Config struct {
 	Once                 bool
 	DryRun               bool
 
+	// ProviderCacheTime is --provider-cache-time (see controller.Settings.ProviderCacheTime).
+	ProviderCacheTime time.Duration
+
 	// Split horizon: views (see internal/view) and the public address.
 	Views              []string
 	ViewTargets        []string

@@ -99,7 +99,7 @@ func TestDefaults(t *testing.T) {
 		"aws-batch-change-size 1000":         cfg.AWSBatchChangeSize == 1000,
 		"aws-batch-change-size-bytes 32000":  cfg.AWSBatchChangeSizeBytes == 32000,
 		"aws-batch-change-size-values 1000":  cfg.AWSBatchChangeSizeValues == 1000,
-		"aws-batch-change-interval 1s":       cfg.AWSBatchChangeInterval == time.Second,
+		"aws-batch-change-interval none":     cfg.AWSBatchChangeInterval == 0,
 		"aws-evaluate-target-health true":    cfg.AWSEvaluateTargetHealth,
 		"aws-api-retries 3":                  cfg.AWSAPIRetries == 3,
 		"builtin-listen :5353":               len(cfg.BuiltinListen) == 1 && cfg.BuiltinListen[0] == ":5353",

@@ -25,7 +25,6 @@ func acceptedNoOp() map[string]string {
 		"events":                "zonekeeper is always event-driven",
 		"txt-cache-interval":    "the registry cache is write-through and refreshed every --interval",
 		"aws-zone-match-parent": "always on: a hosted zone containing a --domain-filter domain is managed, for the names inside the filter",
-		"provider-cache-time":   "the registry cache is write-through and refreshed every --interval",
 	}
 }
 
@@ -127,6 +126,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 
 	fs.DurationVar(&cfg.Interval, "interval", cfg.Interval, "full resync period that heals drift")
 	fs.DurationVar(&cfg.MinEventSyncInterval, "min-event-sync-interval", cfg.MinEventSyncInterval, "debounce: events within this window are applied together")
+	fs.DurationVar(&cfg.ProviderCacheTime, "provider-cache-time", cfg.ProviderCacheTime, "how long the provider's records are trusted before a full relisting (0: a provider that probes its zones relists when a probe sees a change and at a period derived from its API budget; others at every --interval)")
 	fs.BoolVar(&cfg.Once, "once", cfg.Once, "run one reconcile and exit")
 	fs.BoolVar(&cfg.DryRun, "dry-run", cfg.DryRun, "compute and log changes without applying them")
 

@@ -52,7 +52,7 @@ type helpGroup struct {
 func helpGroups() []helpGroup {
 	return []helpGroup{
 		{name: "general", title: "General flags",
-			exact: []string{"once", "dry-run", "interval", "min-event-sync-interval", "log-level", "log-format", "version"},
+			exact: []string{"once", "dry-run", "interval", "min-event-sync-interval", "provider-cache-time", "log-level", "log-format", "version"},
 			short: []string{"once", "dry-run", "interval", "log-level", "log-format"}},
 		{name: "kubernetes", title: "Kubernetes API flags",
 			exact: []string{"kubeconfig", "master", "server"}, prefixes: []string{"kube-"},

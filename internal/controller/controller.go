@@ -30,8 +30,13 @@ type Settings struct {
 	DomainFilter       plan.DomainFilter
 	ManagedRecordTypes []string
 	ExcludeRecordTypes []string
-	// Interval between full resyncs (the provider is listed again).
+	// Interval between resyncs: the sources are planned again and the provider's zones are probed
+	// (provider.ZoneProber) or, for a provider without a probe, listed again.
 	Interval time.Duration
+	// ProviderCacheTime is --provider-cache-time: how long the provider's records are trusted before a
+	// full relisting. Zero: a provider with a zone probe relists at its own budget-derived period; one
+	// without relists at every resync.
+	ProviderCacheTime time.Duration
 	// Debounce is how long events are collected before a reconcile (--min-event-sync-interval).
 	Debounce time.Duration
 	// DryRun computes and logs changes without applying them.
@@ -66,6 +71,10 @@ type Controller struct {
 	retries      retryBook
 	// backoff for whole-run failures (source, listing, provider unreachable).
 	failures int
+	// relisted is when the provider's records were last dropped in full (Resync); unreadable names the
+	// zones the last run left out because they could not be listed.
+	relisted   time.Time
+	unreadable string
 	// trigger and firstEvent describe the next reconcile to the observer; Run sets them.
 	trigger    Trigger
 	firstEvent time.Time
@@ -114,6 +123,11 @@ type Outcome struct {
 	HeldByPolicy []plan.HeldChange
 	// Guard is the mass-change guard's verdict per zone with deletes or updates.
 	Guard []plan.ZoneVerdict
+	// Cost is what applying Changes would cost in API calls; set in a dry run when the provider can
+	// tell (provider.CallEstimator), else nil.
+	Cost *provider.CallEstimate
+	// UnreadableZones are the zones left out of this run because they could not be listed.
+	UnreadableZones []string
 }
 
 // invalidator is implemented by registries that cache the provider's records.
@@ -121,6 +135,7 @@ type invalidator interface{ Invalidate() }
 
 // Resync makes the next reconcile list the provider again instead of trusting the cache.
 func (c *Controller) Resync() {
+	c.relisted = c.now()
 	if inv, ok := c.registry.(invalidator); ok {
 		inv.Invalidate()
 	}
@@ -162,12 +177,21 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		filter = filter.And(pf)
 	}
 	current, err := c.registry.Records(ctx)
-	if err != nil {
+	unreadable, partial := provider.AsUnreadableZones(err)
+	if err != nil && !partial {
 		report.Stage = "registry"
 		return Outcome{}, err
 	}
-	report.Current = len(current)
 	desired := res.Endpoints
+	if partial {
+		// What an unreadable zone holds is unknown: plan nothing there, create nothing, delete nothing.
+		report.UnreadableZones = unreadable.Names()
+		c.reportUnreadable(unreadable)
+		desired, current = withoutCovered(desired, unreadable), withoutCovered(current, unreadable)
+	} else {
+		c.reportUnreadable(nil)
+	}
+	report.Current = len(current)
 	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
 		if desired, err = adj.AdjustEndpoints(ctx, desired); err != nil {
 			report.Stage = "provider"
@@ -202,13 +226,14 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
 	report.HeldByPolicy = result.HeldByPolicy
 	out := Outcome{Changes: changes, Problems: problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
-		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard}
+		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard, UnreadableZones: report.UnreadableZones}
 	if !changes.HasChanges() {
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
 		return out, nil
 	}
 	logChanges(c.log, changes, c.settings.DryRun)
 	if c.settings.DryRun {
+		out.Cost = c.estimate(ctx, changes)
 		return out, nil
 	}
 	if err := checkWriteFence(ctx); err != nil {

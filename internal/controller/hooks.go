@@ -42,6 +42,8 @@ type Report struct {
 	HeldByPolicy []plan.HeldChange
 	// Guard is the mass-change guard's verdict per zone with deletes or updates (nil when it is off).
 	Guard []plan.ZoneVerdict
+	// UnreadableZones are the zones left out of planning because the provider could not list them.
+	UnreadableZones []string
 	// Err is set when the run could not complete; Stage says where: "source", "registry", "provider".
 	Err   error
 	Stage string

@@ -102,7 +102,7 @@ func (c *Controller) Run(ctx context.Context) error {
 			if c.failures > 0 && retry != nil {
 				continue // backing off: the next retry probes and lists again
 			}
-			c.Resync()
+			c.refreshProvider(ctx)
 			run(TriggerResync)
 		}
 	}

@@ -48,6 +48,7 @@ type Metrics struct {
 	sourceUnavailable *prometheus.GaugeVec
 	guardHeld         *prometheus.GaugeVec
 	throttled         *prometheus.CounterVec
+	budget            apiBudget
 }
 
 // New creates the collectors in a fresh registry, with Go and process collectors and build info.
@@ -113,6 +114,7 @@ func New(version string) *Metrics {
 	}, []string{"view", "zone"})
 	f(m.guardHeld)
 	m.throttled = newThrottles(f)
+	m.budget = newAPIBudget(f)
 
 	// Registration fails only for duplicates, which a fresh registry cannot have.
 	m.publicIP, _ = publicip.NewPrometheusMetrics(r)
@@ -171,6 +173,7 @@ func (m *Metrics) Reconciled(r controller.Report) {
 	m.syncDuration.WithLabelValues(string(r.Trigger), r.View).Observe(r.Finished.Sub(r.Started).Seconds())
 	t := m.views.record(r)
 	m.consecutiveErrs.Set(float64(t.mostConsecutiveErrors))
+	m.budget.unreadableZones(r)
 	if r.Err != nil {
 		if r.Stage == "source" {
 			m.sourceErrors.Inc()

@@ -46,22 +46,9 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	}
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
-	if err := p.load(ctx); err != nil {
-		return err
-	}
-	zs, err := p.zones(ctx)
+	b, zs, err := p.build(ctx, changes)
 	if err != nil {
 		return err
-	}
-	b := &builder{p: p, zones: zs, perZone: map[string][]*unit{}}
-	for _, e := range changes.Delete {
-		b.add(provider.ActionDelete, e, nil)
-	}
-	for i, e := range changes.UpdateNew {
-		b.add(provider.ActionUpdate, e, changes.UpdateOld[i])
-	}
-	for _, e := range changes.Create {
-		b.add(provider.ActionCreate, e, nil)
 	}
 	first := true
 	for _, z := range zs {
@@ -102,6 +89,31 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	return nil
 }
 
+// build loads the cache if needed (zones that cannot be listed stay out: changes into them are
+// rejected) and turns the changes into units per zone. The caller holds opMu.
+func (p *Provider) build(ctx context.Context, changes *plan.Changes) (*builder, []zone, error) {
+	if err := p.load(ctx); err != nil {
+		if _, partial := provider.AsUnreadableZones(err); !partial {
+			return nil, nil, err
+		}
+	}
+	zs, err := p.zones(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := &builder{p: p, zones: zs, perZone: map[string][]*unit{}}
+	for _, e := range changes.Delete {
+		b.add(provider.ActionDelete, e, nil)
+	}
+	for i, e := range changes.UpdateNew {
+		b.add(provider.ActionUpdate, e, changes.UpdateOld[i])
+	}
+	for _, e := range changes.Create {
+		b.add(provider.ActionCreate, e, nil)
+	}
+	return b, zs, nil
+}
+
 // builder turns plan changes into units per zone.
 type builder struct {
 	p        *Provider
@@ -127,6 +139,12 @@ func (b *builder) add(action provider.Action, e, old *endpoint.Endpoint) {
 	if len(targets) == 0 {
 		b.reject(o, fmt.Errorf("%s is in no hosted zone this provider manages (zones: %s)", name, zoneNames(b.zones)))
 		return
+	}
+	for _, z := range targets {
+		if err := b.p.unreadableZone(z.id); err != nil {
+			b.reject(o, fmt.Errorf("%s %s: hosted zone %s could not be listed, its records are left alone: %w", name, e.RecordType, z, err))
+			return
+		}
 	}
 	if action == provider.ActionUpdate {
 		b.leave(o, old, targets)
@@ -260,4 +278,11 @@ func answeredUnapplied(ctx context.Context, err error) bool {
 	}
 	var re *awshttp.ResponseError
 	return errors.As(err, &re) && re.HTTPStatusCode() > 0
+}
+
+// unreadableZone returns why a zone could not be listed, or nil.
+func (p *Provider) unreadableZone(id string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.unreadable[id]
 }

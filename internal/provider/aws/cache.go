@@ -2,12 +2,16 @@ package aws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
 // listPageSize is the largest page Route 53 returns.
@@ -39,38 +43,93 @@ func (c *zoneContents) put(rr *r53types.ResourceRecordSet) {
 	c.sets[k] = rr
 }
 
-// load fills the cache when it is empty: the zone list, then every page of every zone.
+// load fills the cache: the zone list, then every page of every zone not cached yet (all of them
+// after Invalidate; those CheckZones dropped otherwise). A zone that cannot be read (access denied,
+// deleted meanwhile) is remembered as unreadable and the others are loaded: the returned
+// *provider.UnreadableZonesError names it, and it is tried again after the next CheckZones or
+// Invalidate. Any other failure fails the load.
 func (p *Provider) load(ctx context.Context) error {
-	p.mu.Lock()
-	loaded := p.contents != nil
-	gen := p.gen
-	p.mu.Unlock()
-	if loaded {
-		return nil
-	}
 	zs, err := p.zones(ctx)
 	if err != nil {
 		return err
 	}
-	contents := make(map[string]*zoneContents, len(zs))
-	for _, z := range zs {
-		c, err := p.listZone(ctx, z)
-		if err != nil {
-			return err
-		}
-		contents[z.id] = c
-	}
 	p.mu.Lock()
-	if p.gen == gen {
-		p.contents = contents
+	gen := p.gen
+	var missing []zone
+	for _, z := range zs {
+		if p.contents[z.id] == nil && p.unreadable[z.id] == nil {
+			missing = append(missing, z)
+		}
 	}
 	p.mu.Unlock()
-	return nil
+	fresh := make(map[string]*zoneContents, len(missing))
+	failed := map[string]error{}
+	for _, z := range missing {
+		c, err := p.listZone(ctx, z)
+		if err != nil {
+			if !zoneUnreadable(err) {
+				return err
+			}
+			p.log.Warn("A hosted zone cannot be listed: it is left out of planning, its records are neither created nor deleted", "zoneName", z.name, "zoneID", z.id, "error", err.Error())
+			failed[z.id] = err
+			continue
+		}
+		fresh[z.id] = c
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gen != gen {
+		return nil // invalidated meanwhile: the next call lists again
+	}
+	if p.contents == nil {
+		p.contents, p.listedAt = map[string]*zoneContents{}, p.now()
+	}
+	if p.unreadable == nil {
+		p.unreadable = map[string]error{}
+	}
+	for id, c := range fresh {
+		p.contents[id] = c
+	}
+	for id, err := range failed {
+		p.unreadable[id] = err
+	}
+	return p.unreadableLocked()
+}
+
+// unreadableLocked returns the *provider.UnreadableZonesError of the zones that could not be listed,
+// or nil. The caller holds p.mu.
+func (p *Provider) unreadableLocked() error {
+	if len(p.unreadable) == 0 {
+		return nil
+	}
+	e := &provider.UnreadableZonesError{}
+	for _, z := range p.zoneList {
+		if err, bad := p.unreadable[z.id]; bad {
+			e.Zones = append(e.Zones, provider.UnreadableZone{Name: z.name, ID: z.id, Err: err})
+		} else {
+			e.Readable = append(e.Readable, z.name)
+		}
+	}
+	return e
+}
+
+// zoneUnreadable reports the errors that concern one zone only: access to it denied, or the zone gone.
+func zoneUnreadable(err error) bool {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		switch ae.ErrorCode() {
+		case "AccessDenied", "AccessDeniedException", "NoSuchHostedZone":
+			return true
+		}
+	}
+	var re *awshttp.ResponseError
+	return errors.As(err, &re) && (re.HTTPStatusCode() == 403 || re.HTTPStatusCode() == 404)
 }
 
 // listZone reads every record set of a zone, 300 per page.
 func (p *Provider) listZone(ctx context.Context, z zone) (*zoneContents, error) {
 	c := &zoneContents{sets: map[rrKey]*r53types.ResourceRecordSet{}}
+	ctx = withZone(ctx, z)
 	pages := route53.NewListResourceRecordSetsPaginator(z.api, &route53.ListResourceRecordSetsInput{
 		HostedZoneId: ptr(z.id), MaxItems: ptr(int32(listPageSize)),
 	})

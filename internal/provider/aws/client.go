@@ -59,6 +59,6 @@ func newClient(ctx context.Context, cfg Config, lim *Limiter) (*route53.Client, 
 		}))
 	}
 	return route53.NewFromConfig(awsCfg, func(o *route53.Options) {
-		o.APIOptions = append(o.APIOptions, lim.middleware)
+		o.APIOptions = append(o.APIOptions, pacedBy(lim, cfg.Metrics))
 	}), nil
 }

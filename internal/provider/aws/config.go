@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 )
 
 // Defaults, as in external-dns.
@@ -41,8 +43,9 @@ type Config struct {
 	BatchChangeSize       int
 	BatchChangeSizeBytes  int
 	BatchChangeSizeValues int
-	// BatchChangeInterval (--aws-batch-change-interval, external-dns default 1s) is waited between two
-	// batches of one ApplyChanges. Zero: no wait. It is taken as given, so the caller passes the flag.
+	// BatchChangeInterval (--aws-batch-change-interval) is waited between two batches of one
+	// ApplyChanges when set. Zero (zonekeeper's default; external-dns waits 1s): no fixed pause, the
+	// account's adaptive limiter alone paces the batches.
 	BatchChangeInterval time.Duration
 
 	// EvaluateTargetHealth (--aws-evaluate-target-health, default true: the caller passes the flag) is
@@ -76,6 +79,11 @@ type Config struct {
 	// same AWS account, since Route 53's quota is per account.
 	RequestsPerSecond float64
 	Limiter           *Limiter
+	// Pool, when set and Limiter is not, gives each profile the bucket of its account key (profile,
+	// role, endpoint), shared with every other provider instance built from the same pool.
+	Pool *pacing.Pool
+	// Metrics, when set, counts every API attempt by operation and hosted zone.
+	Metrics pacing.Metrics
 	// RetryMaxBackoff caps the SDK retryer's jittered backoff (the SDK's 20 s when zero); tests shorten it.
 	RetryMaxBackoff time.Duration
 
@@ -128,4 +136,10 @@ func (c Config) withDefaults() (Config, error) {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
 	return c, nil
+}
+
+// accountKey names the account a profile's calls are charged to, for the shared rate limiter: the
+// same profile and role at the same endpoint is one account. It holds no secret.
+func (c Config) accountKey() string {
+	return fmt.Sprintf("profile=%s role=%s endpoint=%s", c.Profile, c.AssumeRole, c.Endpoint)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/flagvalue"
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
@@ -36,7 +37,7 @@ func (s *AWSFlags) Kind() provider.Kind {
 		Name: "aws", Summary: "Route 53",
 		Defaults: func() {
 			*s = AWSFlags{AWSBatchChangeSize: 1000, AWSBatchChangeSizeBytes: 32000, AWSBatchChangeSizeValues: 1000,
-				AWSBatchChangeInterval: time.Second, AWSEvaluateTargetHealth: true, AWSAPIRetries: 3, AWSRequestsPerSecond: 5}
+				AWSEvaluateTargetHealth: true, AWSAPIRetries: 3, AWSRequestsPerSecond: 5}
 		},
 		Flags:   s.bind,
 		NoViews: "views are not supported yet; Route 53's split horizon is a private and a public hosted zone of one name (--aws-zone-type)",
@@ -51,7 +52,7 @@ func (s *AWSFlags) bind(fs *flag.FlagSet) {
 	fs.IntVar(&s.AWSBatchChangeSize, "aws-batch-change-size", s.AWSBatchChangeSize, "changes per ChangeResourceRecordSets (an UPSERT counts twice)")
 	fs.IntVar(&s.AWSBatchChangeSizeBytes, "aws-batch-change-size-bytes", s.AWSBatchChangeSizeBytes, "characters of record data per ChangeResourceRecordSets")
 	fs.IntVar(&s.AWSBatchChangeSizeValues, "aws-batch-change-size-values", s.AWSBatchChangeSizeValues, "record values per ChangeResourceRecordSets")
-	fs.DurationVar(&s.AWSBatchChangeInterval, "aws-batch-change-interval", s.AWSBatchChangeInterval, "pause between two batches of one sync")
+	fs.DurationVar(&s.AWSBatchChangeInterval, "aws-batch-change-interval", s.AWSBatchChangeInterval, "fixed pause between two batches of one sync (default none: the account's adaptive rate limiter paces them; external-dns waits 1s)")
 	fs.BoolVar(&s.AWSEvaluateTargetHealth, "aws-evaluate-target-health", s.AWSEvaluateTargetHealth, "EvaluateTargetHealth of alias records (per record: the aws-evaluate-target-health annotation)")
 	fs.BoolVar(&s.AWSPreferCNAME, "aws-prefer-cname", s.AWSPreferCNAME, "publish CNAMEs to AWS load balancers as CNAMEs, not ALIAS records")
 	fs.IntVar(&s.AWSAPIRetries, "aws-api-retries", s.AWSAPIRetries, "attempts per Route 53 API call")
@@ -63,8 +64,9 @@ func (s *AWSFlags) bind(fs *flag.FlagSet) {
 }
 
 func (s *AWSFlags) start(ctx context.Context, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
-	// Route 53's budget is per account: every instance draws from one limiter.
-	limiter := NewLimiter(s.AWSRequestsPerSecond)
+	// Route 53's budget is per account: every instance draws from its account's bucket in one pool.
+	m, _ := env.Metrics.(pacing.Metrics)
+	pool := pacing.NewPool("aws", m)
 	return func(provider.View) (provider.Provider, error) {
 		p, err := New(ctx, Config{
 			DomainFilter: env.DomainFilter, ZoneIDFilter: env.ZoneIDFilter, ZoneType: s.AWSZoneType,
@@ -74,7 +76,7 @@ func (s *AWSFlags) start(ctx context.Context, env provider.Env) (func(provider.V
 			EvaluateTargetHealth: s.AWSEvaluateTargetHealth, PreferCNAME: s.AWSPreferCNAME,
 			APIRetries: s.AWSAPIRetries, Region: s.AWSRegion, Profiles: s.AWSProfiles,
 			AssumeRole: s.AWSAssumeRole, AssumeRoleExternalID: s.AWSAssumeRoleExternalID,
-			Limiter: limiter, Logger: env.Log,
+			RequestsPerSecond: s.AWSRequestsPerSecond, Pool: pool, Metrics: m, Logger: env.Log,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("--provider=aws: %w", err)

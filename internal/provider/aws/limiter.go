@@ -3,65 +3,56 @@ package aws
 import (
 	"context"
 	"errors"
-	"sync"
+	"time"
 
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
-	"golang.org/x/time/rate"
+
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 )
 
-// Limiter is the client-side budget of one AWS account: Route 53 allows 5 requests per second per
-// account across every client. It is adaptive: each Throttling or PriorRequestNotComplete answer
-// halves the rate (down to a tenth of the maximum), and each success gives back 2% of the maximum, so
-// the rate recovers over about 50 calls. Every attempt, retries included, waits for a token.
-type Limiter struct {
-	mu      sync.Mutex
-	max     float64
-	limiter *rate.Limiter
-	// throttles counts throttling answers seen, for tests and logs.
-	throttles int
-}
+// Limiter is the client-side budget of one AWS account (internal/pacing): Route 53 allows 5 requests
+// per second per account across every client. Each Throttling or PriorRequestNotComplete answer halves
+// the rate (down to a tenth of the maximum), a Retry-After is waited out, and each success gives back
+// 2% of the maximum, so the rate recovers over about 50 calls. Every attempt, retries included, waits
+// for a token.
+type Limiter = pacing.Bucket
 
-// NewLimiter returns a limiter allowing perSecond requests per second at most (burst 1).
+// NewLimiter returns a limiter allowing perSecond requests per second at most (burst 1);
+// DefaultRequestsPerSecond when perSecond is not positive.
 func NewLimiter(perSecond float64) *Limiter {
 	if perSecond <= 0 {
 		perSecond = DefaultRequestsPerSecond
 	}
-	return &Limiter{max: perSecond, limiter: rate.NewLimiter(rate.Limit(perSecond), 1)}
-}
-
-// Wait blocks until the next request may go.
-func (l *Limiter) Wait(ctx context.Context) error { return l.limiter.Wait(ctx) }
-
-// Rate is the current rate in requests per second.
-func (l *Limiter) Rate() float64 { return float64(l.limiter.Limit()) }
-
-// Throttles is how many throttling answers the limiter has seen.
-func (l *Limiter) Throttles() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.throttles
+	return pacing.New(perSecond)
 }
 
 // observe adapts the rate to one answer.
-func (l *Limiter) observe(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	cur := float64(l.limiter.Limit())
+func observe(l *Limiter, err error) {
 	switch {
 	case isThrottle(err):
-		l.throttles++
-		l.limiter.SetLimit(rate.Limit(max(l.max/10, cur/2)))
-	case err == nil && cur < l.max:
-		l.limiter.SetLimit(rate.Limit(min(l.max, cur+l.max/50)))
+		l.Throttled(retryAfter(err))
+	case err == nil:
+		l.Succeeded()
 	}
+}
+
+// retryAfter is the Retry-After of an HTTP answer, if it carries one (Route 53 rarely does).
+func retryAfter(err error) time.Duration {
+	var re *awshttp.ResponseError
+	if errors.As(err, &re) && re.Response != nil {
+		return pacing.RetryAfter(re.Response.Header.Get("Retry-After"), time.Now())
+	}
+	return 0
 }
 
 // isThrottle reports the answers that mean "too fast": the account quota and a busy zone.
 func isThrottle(err error) bool {
 	var ae smithy.APIError
 	if !errors.As(err, &ae) {
-		return false
+		var re *awshttp.ResponseError
+		return errors.As(err, &re) && re.HTTPStatusCode() == 429
 	}
 	switch ae.ErrorCode() {
 	case "Throttling", "ThrottlingException", "PriorRequestNotComplete", "RequestLimitExceeded", "TooManyRequestsException":
@@ -70,16 +61,30 @@ func isThrottle(err error) bool {
 	return false
 }
 
-// middleware waits for the limiter before each attempt. It sits after the SDK's retry middleware, so
-// retries are paced too and each attempt's answer adapts the rate.
-func (l *Limiter) middleware(stack *middleware.Stack) error {
-	return stack.Finalize.Insert(middleware.FinalizeMiddlewareFunc("ZonekeeperRateLimit",
-		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
-			if err := l.Wait(ctx); err != nil {
-				return middleware.FinalizeOutput{}, middleware.Metadata{}, err
-			}
-			out, md, err := next.HandleFinalize(ctx, in)
-			l.observe(err)
-			return out, md, err
-		}), "Retry", middleware.After)
+// zoneKey carries the hosted zone a call is about, for the per-zone call metrics.
+type zoneKey struct{}
+
+func withZone(ctx context.Context, z zone) context.Context {
+	return context.WithValue(ctx, zoneKey{}, z.name)
+}
+
+// pacedBy returns the client middleware that waits for the limiter before each attempt. It sits after
+// the SDK's retry middleware, so retries are paced too and each attempt's answer adapts the rate; each
+// attempt is counted (by operation and zone) when m is set.
+func pacedBy(l *Limiter, m pacing.Metrics) func(*middleware.Stack) error {
+	return func(stack *middleware.Stack) error {
+		return stack.Finalize.Insert(middleware.FinalizeMiddlewareFunc("ZonekeeperRateLimit",
+			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+				if err := l.Wait(ctx); err != nil {
+					return middleware.FinalizeOutput{}, middleware.Metadata{}, err
+				}
+				out, md, err := next.HandleFinalize(ctx, in)
+				observe(l, err)
+				if m != nil {
+					zone, _ := ctx.Value(zoneKey{}).(string)
+					m.APICall("aws", zone, middleware.GetOperationName(ctx), isThrottle(err))
+				}
+				return out, md, err
+			}), "Retry", middleware.After)
+	}
 }

@@ -17,28 +17,28 @@ import (
 func TestLimiterAdapts(t *testing.T) {
 	l := NewLimiter(10)
 	throttle := &smithy.GenericAPIError{Code: "Throttling", Message: "Rate exceeded"}
-	l.observe(throttle)
+	observe(l, throttle)
 	if l.Rate() != 5 {
 		t.Fatalf("after a throttle: %v req/s, want 5", l.Rate())
 	}
-	l.observe(&smithy.GenericAPIError{Code: "PriorRequestNotComplete"})
-	l.observe(throttle)
-	l.observe(throttle)
+	observe(l, &smithy.GenericAPIError{Code: "PriorRequestNotComplete"})
+	observe(l, throttle)
+	observe(l, throttle)
 	if l.Rate() != 1 {
 		t.Fatalf("the rate must not fall below a tenth of the maximum: %v", l.Rate())
 	}
-	l.observe(errors.New("connection reset"))
+	observe(l, errors.New("connection reset"))
 	if l.Rate() != 1 {
 		t.Fatalf("other errors must not change the rate: %v", l.Rate())
 	}
 	for range 10 {
-		l.observe(nil)
+		observe(l, nil)
 	}
 	if r := l.Rate(); r < 2.99 || r > 3.01 {
 		t.Fatalf("10 successes must give back 20%% of the maximum: %v", r)
 	}
 	for range 100 {
-		l.observe(nil)
+		observe(l, nil)
 	}
 	if l.Rate() != 10 {
 		t.Fatalf("the rate must recover to the maximum and no further: %v", l.Rate())

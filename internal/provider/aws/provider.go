@@ -40,8 +40,11 @@ type Provider struct {
 	mu       sync.Mutex // guards the cache below
 	zoneList []zone     // nil: not listed
 	zonesAt  time.Time
-	contents map[string]*zoneContents // by zone id; nil: not listed
-	gen      uint64                   // bumped by Invalidate, so a listing in flight is not stored
+	contents map[string]*zoneContents // by zone id; nil: not listed; a zone CheckZones dropped is absent
+	listedAt time.Time                // when contents was listed in full (after Invalidate)
+	// unreadable are the zones whose listing failed on their own (access denied), by zone id.
+	unreadable map[string]error
+	gen        uint64 // bumped by Invalidate, so a listing in flight is not stored
 }
 
 // New checks the configuration and builds the client. It makes no request: credentials are resolved
@@ -57,13 +60,18 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	var accounts []account
 	for i, profile := range profiles {
-		// Route 53's budget is per account: each profile paces its own.
-		lim := cfg.Limiter
-		if lim == nil || i > 0 {
-			lim = NewLimiter(cfg.RequestsPerSecond)
-		}
+		// Route 53's budget is per account: each profile paces its own, shared through the pool with
+		// every other instance of the process that uses the same profile, role and endpoint.
 		c := cfg
 		c.Profile = profile
+		lim := cfg.Limiter
+		switch {
+		case lim != nil && i == 0:
+		case cfg.Pool != nil:
+			lim = cfg.Pool.Bucket(c.accountKey(), cfg.RequestsPerSecond)
+		default:
+			lim = NewLimiter(cfg.RequestsPerSecond)
+		}
 		api, err := newClient(ctx, c, lim)
 		if err != nil {
 			if profile != "" {
@@ -103,7 +111,7 @@ func (p *Provider) Limiter() *Limiter { return p.limiter }
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.contents = nil
+	p.contents, p.unreadable = nil, nil
 	p.gen++
 	if p.cfg.ZonesCacheDuration <= 0 || p.now().Sub(p.zonesAt) >= p.cfg.ZonesCacheDuration {
 		p.zoneList = nil
@@ -111,15 +119,17 @@ func (p *Provider) Invalidate() {
 }
 
 // Records implements provider.Provider: every record set of the managed zones, from the cache when it
-// is valid. A record set present in several zones (a public and a private zone of the same name) is
+// is valid. When some zones cannot be listed, the others' record sets come with a
+// *provider.UnreadableZonesError naming them. A record set present in several zones (a public and a private zone of the same name) is
 // listed once.
 func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
-	if err := p.load(ctx); err != nil {
+	err := p.load(ctx)
+	if _, partial := provider.AsUnreadableZones(err); err != nil && !partial {
 		return nil, err
 	}
-	return p.cachedEndpoints(), nil
+	return p.cachedEndpoints(), err
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -24,7 +24,7 @@ func (p *Provider) send(ctx context.Context, z zone, b batch, origins []origin) 
 		p.log.Info(fmt.Sprintf("Desired change: %s %s %s", ch.Action, strings.TrimSuffix(deref(ch.ResourceRecordSet.Name), "."), ch.ResourceRecordSet.Type),
 			"zoneName", z.name, "zoneID", z.id)
 	}
-	_, err := z.api.ChangeResourceRecordSets(ctx, &route53.ChangeResourceRecordSetsInput{
+	_, err := z.api.ChangeResourceRecordSets(withZone(ctx, z), &route53.ChangeResourceRecordSetsInput{
 		HostedZoneId: ptr(z.id),
 		ChangeBatch:  &r53types.ChangeBatch{Changes: changes},
 	})

@@ -74,15 +74,18 @@ func (r *Registry) Mapper() Mapper { return r.mapper }
 // Records implements registry.Registry: the provider's records with ownership folded into their labels
 // and the ownership TXTs left out. It lists the provider unless the cache is younger than
 // Config.CacheInterval. The endpoints are fresh copies the caller may change.
+//
+// When the provider could list some zones only (*provider.UnreadableZonesError), the records of the
+// others are cached and returned together with that error, until the next listing.
 func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
-	if eps, ok := r.foldIfFresh(); ok {
-		return eps, nil
+	if eps, partial, ok := r.foldIfFresh(); ok {
+		return eps, partial
 	}
 	r.opMu.Lock()
 	defer r.opMu.Unlock()
 	// Another caller may have listed while we waited.
-	if eps, ok := r.foldIfFresh(); ok {
-		return eps, nil
+	if eps, partial, ok := r.foldIfFresh(); ok {
+		return eps, partial
 	}
 	s, err := r.load(ctx)
 	if err != nil {
@@ -90,7 +93,22 @@ func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	}
 	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
-	return r.fold(s), nil
+	return r.fold(s), s.partial
+}
+
+// CheckZones asks the provider to probe its zones (provider.ZoneProber) and drops the cache when any
+// zone was dropped from the provider's, so the next Records folds the provider's records again: that
+// lists only the dropped zones. Without a probe it answers provider.ErrNoZoneProbe.
+func (r *Registry) CheckZones(ctx context.Context, relist time.Duration) ([]string, error) {
+	r.opMu.Lock()
+	defer r.opMu.Unlock()
+	stale, err := provider.Wrapped{Provider: r.provider}.CheckZones(ctx, relist)
+	if len(stale) > 0 {
+		r.mu.Lock()
+		r.state = nil
+		r.mu.Unlock()
+	}
+	return stale, err
 }
 
 // CachedRecords returns what Records would return from the cache, without ever calling the provider,
@@ -129,22 +147,27 @@ func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint
 	return provider.Wrapped{Provider: r.provider}.AdjustEndpoints(ctx, eps)
 }
 
-func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, bool) {
+func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, error, bool) {
 	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
 	if r.state == nil || r.interval <= 0 || r.now().Sub(r.state.loadedAt) >= r.interval {
-		return nil, false
+		return nil, nil, false
 	}
-	return r.fold(r.state), true
+	return r.fold(r.state), r.state.partial, true
 }
 
-// load lists the provider and installs the listing as the cache. Callers hold opMu.
+// load lists the provider and installs the listing as the cache, a partial one too (its state keeps
+// the *provider.UnreadableZonesError). Callers hold opMu.
 func (r *Registry) load(ctx context.Context) (*state, error) {
 	records, err := r.provider.Records(ctx)
-	if err != nil {
+	partial, isPartial := provider.AsUnreadableZones(err)
+	if err != nil && !isPartial {
 		return nil, err
 	}
 	s := newState(records, r.codec, r.now())
+	if isPartial {
+		s.partial = partial
+	}
 	r.mu.Lock()
 	r.state = s
 	r.mu.Unlock()
@@ -160,4 +183,27 @@ func (r *Registry) current(ctx context.Context) (*state, error) {
 		return s, nil
 	}
 	return r.load(ctx)
+}
+
+// EstimateCalls says what ApplyChanges would cost in provider calls, ownership records included
+// (provider.CallEstimator); provider.ErrNoEstimate when the provider cannot tell.
+func (r *Registry) EstimateCalls(ctx context.Context, changes *plan.Changes) (provider.CallEstimate, error) {
+	w := provider.Wrapped{Provider: r.provider}
+	if _, ok := r.provider.(provider.CallEstimator); !ok || !changes.HasChanges() {
+		return w.EstimateCalls(ctx, &plan.Changes{})
+	}
+	r.opMu.Lock()
+	defer r.opMu.Unlock()
+	s, err := r.current(ctx)
+	if err != nil {
+		return provider.CallEstimate{}, err
+	}
+	b := &batch{r: r, s: s, txtSeen: map[endpoint.Key]bool{}}
+	r.mu.RLock()
+	err = b.build(changes)
+	r.mu.RUnlock()
+	if err != nil {
+		return provider.CallEstimate{}, err
+	}
+	return w.EstimateCalls(ctx, b.changes())
 }

@@ -19,6 +19,9 @@ type entry struct {
 type state struct {
 	entries  map[endpoint.Key]*entry
 	loadedAt time.Time
+	// partial names the zones the provider could not list (nil when it listed all); their records are
+	// missing from entries.
+	partial error
 	// byName indexes the keys of entries by (lower-cased) name, so that one name can be folded again.
 	byName map[string]map[endpoint.Key]struct{}
 

@@ -1,0 +1,121 @@
+package aws
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
+
+var (
+	_ provider.ZoneProber    = (*Provider)(nil)
+	_ provider.CallEstimator = (*Provider)(nil)
+)
+
+// CheckZones implements provider.ZoneProber. When the cache is at least relist old (relist 0: the
+// period at which a full listing uses 1 % of the account's rate, pacing.RelistPeriod), it is dropped
+// whole, as Invalidate does. Otherwise each cached zone costs one GetHostedZone: a zone whose
+// ResourceRecordSetCount differs from the cached number of record sets was changed behind our back (a
+// set added or deleted) and is dropped, to be listed by the next Records. An in-place edit keeps the
+// count and waits for the full relisting. A zone that could not be listed is dropped too, so it is
+// tried again (one attempt per call). Nothing is probed while nothing is cached.
+func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]string, error) {
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	p.mu.Lock()
+	if p.contents == nil {
+		p.mu.Unlock()
+		return nil, nil
+	}
+	zs, listedAt, pages := p.zoneList, p.listedAt, p.cachedPagesLocked()
+	p.mu.Unlock()
+	if relist <= 0 {
+		relist = pacing.RelistPeriod(pages, p.limiter.Max())
+	}
+	if p.now().Sub(listedAt) >= relist {
+		p.Invalidate()
+		names := make([]string, len(zs))
+		for i, z := range zs {
+			names[i] = z.name
+		}
+		return names, nil
+	}
+	var stale []string
+	for _, z := range zs {
+		if p.unreadableZone(z.id) != nil {
+			p.dropZone(z.id)
+			stale = append(stale, z.name)
+			continue
+		}
+		out, err := z.api.GetHostedZone(withZone(ctx, z), &route53.GetHostedZoneInput{Id: ptr(z.id)})
+		if err != nil {
+			if zoneUnreadable(err) {
+				p.dropZone(z.id)
+				stale = append(stale, z.name)
+				continue
+			}
+			return stale, fmt.Errorf("aws: probing hosted zone %s: %w", z, err)
+		}
+		var count int64 = -1
+		if out.HostedZone != nil && out.HostedZone.ResourceRecordSetCount != nil {
+			count = *out.HostedZone.ResourceRecordSetCount
+		}
+		p.mu.Lock()
+		c := p.contents[z.id]
+		changed := c != nil && int64(len(c.sets)) != count
+		p.mu.Unlock()
+		if changed {
+			p.log.Info("A hosted zone changed behind our back: listing it again", "zoneName", z.name, "zoneID", z.id, "recordSets", count)
+			p.dropZone(z.id)
+			stale = append(stale, z.name)
+		}
+	}
+	return stale, nil
+}
+
+// dropZone forgets one zone's contents (or its listing failure) so that the next load lists it.
+func (p *Provider) dropZone(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.contents != nil {
+		delete(p.contents, id)
+	}
+	delete(p.unreadable, id)
+}
+
+// cachedPagesLocked is how many list pages a full listing of the cached zones costs.
+func (p *Provider) cachedPagesLocked() int {
+	pages := 0
+	for _, c := range p.contents {
+		pages += (len(c.sets) + listPageSize - 1) / listPageSize
+	}
+	return pages
+}
+
+// EstimateCalls implements provider.CallEstimator: the ChangeResourceRecordSets the changes cost,
+// packed as ApplyChanges packs them (a refused batch costs more: it is split). It lists only what is
+// not cached yet.
+func (p *Provider) EstimateCalls(ctx context.Context, changes *plan.Changes) (provider.CallEstimate, error) {
+	est := provider.CallEstimate{Call: "ChangeResourceRecordSets"}
+	if changes == nil || !changes.HasChanges() {
+		return est, nil
+	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	b, zs, err := p.build(ctx, changes)
+	if err != nil {
+		return est, err
+	}
+	for _, z := range zs {
+		if units := b.perZone[z.id]; len(units) > 0 {
+			est.Calls += len(p.pack(units, b.origins))
+			est.Zones++
+		}
+	}
+	return est, nil
+}
