@@ -24,7 +24,7 @@ type refusedFlag struct {
 func refusedFlags() map[string]refusedFlag {
 	// External-dns providers zonekeeper does not have; their flags name them.
 	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "azure", "dynamodb", "exoscale",
-		"godaddy", "google", "ns1", "oci", "ovh", "pihole", "plural", "transip"}
+		"godaddy", "ns1", "oci", "ovh", "pihole", "plural", "transip"}
 	const (
 		notSource   = "this source is not part of zonekeeper yet"
 		notFeature  = "not implemented by zonekeeper"
@@ -33,8 +33,6 @@ func refusedFlags() map[string]refusedFlag {
 	)
 	out := map[string]refusedFlag{
 		"compatibility":                          {reason: notFeature + " (the mate, molecule and kops-dns-controller annotation modes)"},
-		"fqdn-target-template":                   {reason: notFeature + " (use the target annotation)"},
-		"target-template":                        {reason: notFeature + " (use the target annotation)"},
 		"resolve-service-load-balancer-hostname": {boolean: true, reason: notFeature + ": a load balancer hostname is published as a CNAME"},
 		"listen-endpoint-events":                 {boolean: true, reason: notFeature + ": headless services follow their EndpointSlices already"},
 		"nat64-networks":                         {reason: notFeature},
@@ -56,9 +54,7 @@ func refusedFlags() map[string]refusedFlag {
 		"dynamodb-region": false, "dynamodb-table": false,
 		"exoscale-apienv": false, "exoscale-zones-cache-duration": false, "exoscale-apikey": false, "exoscale-apisecret": false, "exoscale-apizone": false,
 		"godaddy-api-key": false, "godaddy-api-ote": true, "godaddy-api-secret": false, "godaddy-api-ttl": false,
-		"google-batch-change-interval": false, "google-batch-change-size": false, "google-project": false,
-		"google-zone-visibility": false,
-		"ns1-endpoint":           false, "ns1-ignoressl": true, "ns1-min-ttl": false,
+		"ns1-endpoint": false, "ns1-ignoressl": true, "ns1-min-ttl": false,
 		"oci-auth-instance-principal": true, "oci-compartment-ocid": false, "oci-config-file": false,
 		"oci-zone-scope": false, "oci-zones-cache-duration": false,
 		"ovh-api-rate-limit": false, "ovh-enable-cname-relative": true, "ovh-endpoint": false,

@@ -16,8 +16,6 @@ var externalDNSDefaults = map[string][]string{
 	"exoscale-apizone":                {"ch-gva-2"},
 	"exoscale-zones-cache-duration":   {"0s"},
 	"godaddy-api-ttl":                 {"0"},
-	"google-batch-change-interval":    {"1s"},
-	"google-batch-change-size":        {"1000"},
 	"ns1-min-ttl":                     {"0"},
 	"oci-config-file":                 {"/etc/kubernetes/oci.yaml"},
 	"oci-zones-cache-duration":        {"0s"},

@@ -11,7 +11,7 @@ import (
 func TestRefusedFlagAtItsDefaultIsAccepted(t *testing.T) {
 	base := []string{"--provider=inmemory", "--source=service"}
 	for _, arg := range []string{"--compatibility=", "--connector-source-server=localhost:8080",
-		"--google-batch-change-size=1000", "--exoscale-zones-cache-duration=0s", "--azure-config-file=/etc/kubernetes/azure.json",
+		"--ovh-api-rate-limit=20", "--exoscale-zones-cache-duration=0s", "--azure-config-file=/etc/kubernetes/azure.json",
 		"--rfc2136-load-balancing-strategy=disabled", "--no-cloudflare-proxied", "--target-template="} {
 		if _, _, err := Parse("z", append(base, arg), env(nil), io.Discard); err != nil {
 			t.Errorf("%s: %v", arg, err)
@@ -20,10 +20,10 @@ func TestRefusedFlagAtItsDefaultIsAccepted(t *testing.T) {
 	for arg, want := range map[string]string{
 		"--compatibility=mate":                     "--compatibility: not implemented",
 		"--connector-source-server=other:8080":     "--connector-source-server: this source is not part of zonekeeper",
-		"--google-batch-change-size=10":            "--google-batch-change-size: the google provider",
+		"--ovh-api-rate-limit=5":                   "--ovh-api-rate-limit: the ovh provider",
 		"--exoscale-zones-cache-duration=1m":       "--exoscale-zones-cache-duration: the exoscale provider",
 		"--rfc2136-load-balancing-strategy=random": "--rfc2136-load-balancing-strategy: not implemented",
-		"--google-zone-visibility=private":         "--google-zone-visibility: the google provider",
+		"--alibaba-cloud-zone-type=private":        "--alibaba-cloud-zone-type: the alibaba-cloud provider",
 	} {
 		if _, _, err := Parse("z", append(base, arg), env(nil), io.Discard); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error containing %q", arg, err, want)

@@ -12,7 +12,7 @@ import (
 func TestRefusedFlags(t *testing.T) {
 	base := []string{"--source=service", "--provider=inmemory"}
 	for args, want := range map[string]string{
-		"--google-project=p":                            "--google-project: the google provider is not part of zonekeeper",
+		"--godaddy-api-key=k":                           "--godaddy-api-key: the godaddy provider is not part of zonekeeper",
 		"--azure-resource-group=rg":                     "--azure-resource-group: the azure provider",
 		"--aws-sd-service-cleanup":                      "--aws-sd-service-cleanup: the aws-sd provider",
 		"--zone-name-filter=example.com":                "--zone-name-filter: not implemented",

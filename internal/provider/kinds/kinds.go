@@ -12,6 +12,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
 	"github.com/zonekeeper/zonekeeper/internal/provider/cloudflare"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
+	"github.com/zonekeeper/zonekeeper/internal/provider/google"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/rfc2136"
@@ -27,6 +28,7 @@ type Settings struct {
 	rfc2136.RFC2136Flags
 	pdns.PDNSFlags
 	cloudflare.CloudflareFlags
+	google.GoogleFlags
 	builtin.BuiltinFlags
 	inmemory.InMemoryFlags
 	webhook.WebhookFlags

@@ -1,0 +1,94 @@
+package google
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/googlednsemu"
+)
+
+// throttleCounter is the metrics interface the kind reports to.
+type throttleCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *throttleCounter) ProviderThrottled(p string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == nil {
+		c.n = map[string]int{}
+	}
+	c.n[p]++
+}
+
+func (c *throttleCounter) count(p string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[p]
+}
+
+// A 429 rateLimitExceeded (Cloud DNS sends no Retry-After) pauses the project for 1 s before the
+// request goes again, as a retry of the provider's own (the generated client does not retry), and is
+// counted in the metric.
+func TestThrottleIsWaitedOut(t *testing.T) {
+	emu, base, key := emulator(t, googlednsemu.Options{})
+	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
+	m := &throttleCounter{}
+	p := newTestProvider(t, base, key, Config{Budgets: newBudgets(1000, m)})
+	ctx := testCtx(t)
+	if _, err := p.Records(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.AddFault(googlednsemu.Fault{Operation: googlednsemu.OpChangesPost, Status: 429, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := applyCreates(t, p, ep("www.example.com", "A", 300, "192.0.2.1")); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 900*time.Millisecond {
+		t.Fatalf("the change went again after %v, want a pause of 1 s", d)
+	}
+	if m.count("google") != 1 || p.budget.Throttles() != 1 || emu.Counters().Calls[googlednsemu.OpChangesPost] != 2 {
+		t.Fatalf("metric %d, throttles %d, changes %d", m.count("google"), p.budget.Throttles(), emu.Counters().Calls[googlednsemu.OpChangesPost])
+	}
+	if setsOf(emu, "pub")["www.example.com. A"] != "300 192.0.2.1" {
+		t.Fatal("the record was not written")
+	}
+}
+
+// Against an emulator that allows 4 requests per second while the budget allows 1000, 300 names in
+// Changes of 20 converge in one sync: every set present once, the 429s counted.
+func TestConvergesUnderRateLimit(t *testing.T) {
+	emu, base, key := emulator(t, googlednsemu.Options{})
+	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
+	m := &throttleCounter{}
+	p := newTestProvider(t, base, key, Config{Budgets: newBudgets(1000, m), BatchChangeSize: 20})
+	ctx := testCtx(t)
+	if _, err := p.Records(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.SetRateLimit(4, 1); err != nil {
+		t.Fatal(err)
+	}
+	var eps []*endpoint.Endpoint
+	for i := range 150 {
+		eps = append(eps, ep(fmt.Sprintf("h%d.example.com", i), "A", 300, fmt.Sprintf("10.0.0.%d", i+1)),
+			ep(fmt.Sprintf("a-h%d.example.com", i), "TXT", 300, `"heritage=external-dns,external-dns/owner=z"`))
+	}
+	if err := applyCreates(t, p, eps...); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(dumpZone(emu, "pub")); n != 300+2 {
+		t.Fatalf("%d sets, want 302", n)
+	}
+	c := emu.Counters()
+	if c.Throttled == 0 || m.count("google") != c.Throttled {
+		t.Fatalf("emulator throttled %d, metric %d", c.Throttled, m.count("google"))
+	}
+	t.Logf("%d changes sent, %d answered 429, %d calls in all", c.Calls[googlednsemu.OpChangesPost], c.Throttled, c.Total)
+}
