@@ -2,108 +2,45 @@ package googlednsemu
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"io"
-	"math/big"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/url"
-	"sync"
 	"testing"
-	"time"
 
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
 	dns "google.golang.org/api/dns/v1"
 	"google.golang.org/api/option"
+
+	"github.com/zonekeeper/zonekeeper/internal/testbed/emuproxy"
 )
 
 // TestBehindGoogleHostNames shows the emulator works where the real
 // external-dns will reach it: over TLS under dns.googleapis.com and
 // oauth2.googleapis.com through a CONNECT proxy, with the key's token_uri
 // Google's own and a client built as external-dns builds it (no endpoint
-// option). The CA and proxy here are test-local; the testbed's shared
-// versions are issue 14's part 2.
+// option). The CA and the proxy are the testbed's (internal/testbed/emuproxy).
 func TestBehindGoogleHostNames(t *testing.T) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := emuproxy.NewCA()
 	if err != nil {
 		t.Fatal(err)
 	}
-	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "emulator test CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true,
-		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	proxy, err := emuproxy.NewProxy(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ca, _ := x509.ParseCertificate(caDER)
-	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, &x509.Certificate{SerialNumber: big.NewInt(2),
-		DNSNames: []string{"dns.googleapis.com", "oauth2.googleapis.com"}, NotBefore: time.Now().Add(-time.Hour),
-		NotAfter: time.Now().Add(time.Hour), ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}, ca, &leafKey.PublicKey, caKey)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer proxy.Close()
 	emu := New(Options{})
 	if _, err := emu.Seed(Seed{Projects: []SeedProject{{ID: testProject, Zones: []SeedZone{{Name: "pub", DNSName: "example.com."}}}}}); err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewUnstartedServer(emu)
-	ts.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leafDER}, PrivateKey: leafKey}}}
-	ts.StartTLS()
-	defer ts.Close()
-	target := ts.Listener.Addr().String()
-	var mu sync.Mutex
-	tunnels := map[string]int{}
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodConnect || (r.Host != "dns.googleapis.com:443" && r.Host != "oauth2.googleapis.com:443") {
-			http.Error(w, "only CONNECT to the emulated Google hosts", http.StatusForbidden)
-			return
-		}
-		mu.Lock()
-		tunnels[r.Host]++
-		mu.Unlock()
-		up, err := net.Dial("tcp", target)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		// Hijack before answering and read the client's side through the
-		// returned buffer: bytes the client sends right after the 200 (its TLS
-		// ClientHello) may already sit in the server's read buffer, and
-		// answering through the ResponseWriter first raced with that (CI saw
-		// "first record does not look like a TLS handshake").
-		down, buffered, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			up.Close()
-			return
-		}
-		if _, err := down.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
-			up.Close()
-			down.Close()
-			return
-		}
-		go func() { _, _ = io.Copy(up, buffered.Reader); up.Close() }()
-		_, _ = io.Copy(down, up)
-		down.Close()
-	}))
-	defer proxy.Close()
-	proxyURL, _ := url.Parse(proxy.URL)
-	roots := x509.NewCertPool()
-	roots.AddCert(ca)
-	base := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxyURL), TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := proxy.Serve(ctx, ca, emu, emuproxy.GoogleDNSHost, emuproxy.GoogleOAuthHost); err != nil {
+		t.Fatal(err)
+	}
+	base := &http.Client{Transport: proxy.Transport(ca)}
 
-	ctx := context.WithValue(context.Background(), oauth2.HTTPClient, base)
-	conf, err := google.JWTConfigFromJSON(serviceAccountJSON(t, "https://oauth2.googleapis.com/token"), dns.NdevClouddnsReadwriteScope)
+	ctx = context.WithValue(ctx, oauth2.HTTPClient, base)
+	conf, err := google.JWTConfigFromJSON(serviceAccountJSON(t, emuproxy.GoogleTokenURI), dns.NdevClouddnsReadwriteScope)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +55,7 @@ func TestBehindGoogleHostNames(t *testing.T) {
 	if _, err := svc.Changes.Create(testProject, "pub", &dns.Change{Additions: []*dns.ResourceRecordSet{rrs("www.example.com.", "A", 60, "192.0.2.1")}}).Do(); err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	tunnels := proxy.Tunnels()
 	if tunnels["oauth2.googleapis.com:443"] == 0 || tunnels["dns.googleapis.com:443"] == 0 {
 		t.Fatalf("tunnels %v: the client did not go through the proxy to both hosts", tunnels)
 	}
