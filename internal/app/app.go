@@ -188,9 +188,7 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 		if failed {
 			return ExitError
 		}
-		if k, _ := cfg.ProviderKind(); k.PrintsZones {
-			printZones(ctx, stdout, p)
-		}
+		printZones(ctx, stdout, p)
 		return ExitOK
 	}
 	lead := func(ctx context.Context) {
@@ -229,6 +227,12 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 	if k, _ := cfg.ProviderKind(); k.NoPlan != "" {
 		fmt.Fprintf(stderr, "zonekeeper plan: --provider=%s %s\n", cfg.Provider, k.NoPlan)
 		return ExitError
+	}
+	for _, k := range cfg.ViewProviderKinds() {
+		if k.NoPlan != "" {
+			fmt.Fprintf(stderr, "zonekeeper plan: --view-provider names %s, which %s\n", k.Name, k.NoPlan)
+			return ExitError
+		}
 	}
 	log := logging.ForCommand(ctx, stderr, cfg.LogLevel, cfg.LogFormat)
 	p, err := build(ctx, cfg, log, getenv, observability{})
@@ -328,7 +332,9 @@ func printHeld(w io.Writer, policy string, hs []plan.HeldChange) {
 // result.
 func printZones(ctx context.Context, w io.Writer, p *pipeline) {
 	for _, v := range p.views {
-		printZone(ctx, w, v)
+		if v.printsZones { // a view published elsewhere (--view-provider) is not in this process
+			printZone(ctx, w, v)
+		}
 	}
 }
 

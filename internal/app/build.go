@@ -51,6 +51,8 @@ type viewPipeline struct {
 	provider   provider.Provider
 	registry   registry.Registry
 	controller *controller.Controller
+	// printsZones: the view's provider kind keeps its records in this process (a --once run prints them).
+	printsZones bool
 }
 
 // kubeAccess is the Kubernetes API as the stages need it.
@@ -134,11 +136,11 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	env := providerEnv(cfg, getenv, specs, log)
+	var providerMetrics any
 	if obs.metrics != nil {
-		env.Metrics = obs.metrics
+		providerMetrics = obs.metrics
 	}
-	newProvider, err := startProvider(ctx, cfg, env)
+	providers, err := startViewProviders(ctx, cfg, getenv, specs, log, providerMetrics)
 	if err != nil {
 		return nil, err
 	}
@@ -147,13 +149,17 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		if err != nil {
 			return nil, err
 		}
-		prov, err := newProvider(providerView(spec))
+		prov, err := providers[i].new(providerView(spec))
 		if err != nil {
 			return nil, err
 		}
+		kindName := cfg.Provider // as given (an alias stays in the metrics' labels)
+		if spec != nil && spec.Provider != "" {
+			kindName = spec.Provider
+		}
 		caps := prov.Capabilities()
 		if obs.metrics != nil {
-			prov = obs.metrics.InstrumentProvider(cfg.Provider, prov)
+			prov = obs.metrics.InstrumentProvider(kindName, prov)
 		}
 		reg, err := buildRegistry(cfg, prov, kube, log)
 		if err != nil {
@@ -181,9 +187,10 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 			Guard: plan.Guard{MaxDeleteFraction: cfg.GuardMaxDeleteFraction, MaxUpdateFraction: cfg.GuardMaxUpdateFraction,
 				MinChanges: cfg.GuardMinChanges, Zones: guardZones(&cfg), Confirmed: cfg.GuardConfirm,
 				Window: cfg.GuardWindow, Settle: guardSettle(cfg)},
-			Capabilities: &caps, ProviderName: cfg.Provider,
+			Capabilities: &caps, ProviderName: kindName,
 		}, viewLog)
-		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl})
+		p.views = append(p.views, &viewPipeline{name: viewName(spec), provider: prov, registry: reg, controller: ctrl,
+			printsZones: providers[i].kind.PrintsZones})
 	}
 	return p, nil
 }
@@ -377,14 +384,12 @@ func providerView(spec *view.Spec) provider.View {
 }
 
 // startProvider starts what the selected provider kind's instances share and returns the constructor
-// of each view's instance.
+// of its instance, for the webhook server (which has no views; a run starts its views' kinds with
+// startViewProviders).
 func startProvider(ctx context.Context, cfg config.Config, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
 	k, ok := cfg.ProviderKind()
 	if !ok {
 		return nil, fmt.Errorf("--provider=%s: unknown provider", cfg.Provider)
-	}
-	if k.NoViews != "" && len(env.Views) > 0 && env.Views[0].Name != "" {
-		return nil, fmt.Errorf("--provider=%s: %s", k.Name, k.NoViews)
 	}
 	return k.New(ctx, env)
 }

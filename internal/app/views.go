@@ -26,7 +26,7 @@ func viewSpecs(cfg config.Config) ([]*view.Spec, error) {
 		options = append(options, k.ViewOptions...)
 	}
 	if len(cfg.Views) == 0 {
-		for _, f := range [][]string{cfg.ViewTargets, cfg.ViewTTL, cfg.ViewDomainFilter, cfg.ViewExcludeDomains, cfg.ViewSubnets} {
+		for _, f := range [][]string{cfg.ViewTargets, cfg.ViewTTL, cfg.ViewDomainFilter, cfg.ViewExcludeDomains, cfg.ViewSubnets, cfg.ViewProvider} {
 			if len(f) > 0 {
 				return nil, fmt.Errorf("--view-* settings need views declared with --view=NAME")
 			}
@@ -40,7 +40,7 @@ func viewSpecs(cfg config.Config) ([]*view.Spec, error) {
 	}
 	specs, err := view.Flags{
 		Names: cfg.Views, Targets: cfg.ViewTargets, TTL: cfg.ViewTTL, DomainFilter: cfg.ViewDomainFilter,
-		ExcludeDomains: cfg.ViewExcludeDomains, Subnets: cfg.ViewSubnets,
+		ExcludeDomains: cfg.ViewExcludeDomains, Subnets: cfg.ViewSubnets, Provider: cfg.ViewProvider,
 	}.Specs()
 	if err != nil {
 		return nil, err

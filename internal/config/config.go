@@ -137,7 +137,9 @@ type Config struct {
 	ViewDomainFilter   []string
 	ViewExcludeDomains []string
 	ViewSubnets        []string
-	PublicIP           []string
+	// ViewProvider is --view-provider=NAME=KIND: the provider kind publishing a view (default --provider).
+	ViewProvider []string
+	PublicIP     []string
 	// Public address discovery (internal/publicip).
 	PublicIPFromNode        string
 	PublicIPFromService     string

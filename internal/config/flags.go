@@ -135,6 +135,7 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	list(&cfg.ViewTTL, "view-ttl", "NAME=SECONDS: TTL of every record in the view")
 	list(&cfg.ViewDomainFilter, "view-domain-filter", "NAME=DOMAIN: the view publishes only names under DOMAIN (repeatable)")
 	list(&cfg.ViewExcludeDomains, "view-exclude-domains", "NAME=DOMAIN: the view never publishes names under DOMAIN (repeatable)")
+	list(&cfg.ViewProvider, "view-provider", "NAME=KIND: the provider kind that publishes the view (default --provider)")
 	list(&cfg.ViewSubnets, "view-subnets", "NAME=CIDR[,CIDR]: clients the built-in server answers from this view")
 	list(&cfg.PublicIP, "public-ip", "public (WAN) address for views with targets=public; an IPv4 and/or an IPv6 address (repeatable)")
 	fs.StringVar(&cfg.PublicIPFromNode, "public-ip-from-node", cfg.PublicIPFromNode, "take the public address from this Node's ExternalIP")

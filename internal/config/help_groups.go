@@ -84,7 +84,7 @@ func helpGroups() []helpGroup {
 			short:    []string{"webhook-server-address"}},
 		{name: "views", title: "View flags (split horizon)",
 			prefixes: []string{"view", "public-ip"},
-			short:    []string{"view", "view-targets", "view-subnets", "public-ip"}},
+			short:    []string{"view", "view-targets", "view-provider", "view-subnets", "public-ip"}},
 		{name: "operations", title: "Operations flags (metrics, leader election)",
 			exact: []string{"metrics-address"}, prefixes: []string{"leader-elect"},
 			short: []string{"metrics-address", "leader-elect", "leader-elect-namespace"}},

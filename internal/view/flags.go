@@ -21,6 +21,7 @@ type Flags struct {
 	ExcludeDomains []string // --view-exclude-domains=NAME=DOMAIN (repeatable per view)
 	CoreDNSPrefix  []string // --view-coredns-prefix=NAME=/PREFIX/
 	Subnets        []string // --view-subnets=NAME=CIDR[,CIDR...] (built-in server: clients of the view)
+	Provider       []string // --view-provider=NAME=KIND (the caller checks that KIND is a provider kind)
 }
 
 // Specs turns the flags into view specs, in --view order. Each error names the flag and the value.
@@ -86,6 +87,13 @@ func (f Flags) Specs() ([]Spec, error) {
 				return fmt.Errorf("an etcd prefix starts with /")
 			}
 			s.CoreDNSPrefix = v
+			return nil
+		}),
+		each("view-provider", f.Provider, func(s *Spec, v string) error {
+			if v == "" {
+				return fmt.Errorf("a provider kind is required")
+			}
+			s.Provider = v
 			return nil
 		}),
 		each("view-subnets", f.Subnets, func(s *Spec, v string) error {

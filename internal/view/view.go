@@ -38,6 +38,9 @@ type Spec struct {
 	TTL endpoint.TTL
 	// Domains limits the names the view publishes (include/exclude rules); the zero value takes all.
 	Domains plan.DomainFilter
+	// Provider is the provider kind publishing the view (--view-provider), "" for --provider's: the
+	// internal view in CoreDNS, the external one in Cloudflare.
+	Provider string
 	// Provider-side placement of the view, read by the provider builder.
 	CoreDNSPrefix string
 	Subnets       []netip.Prefix

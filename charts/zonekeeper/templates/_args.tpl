@@ -59,30 +59,6 @@ _files.tpl) or read from the environment with secretKeyRef.
 - --pdns-skip-tls-verify
 {{- end }}
 {{- end }}
-{{- else if eq $provider "cloudflare" }}
-{{- with .Values.cloudflare }}
-{{- if .proxied }}
-- --cloudflare-proxied
-{{- end }}
-{{- with .recordComment }}
-- {{ printf "--cloudflare-record-comment=%s" . | quote }}
-{{- end }}
-{{- if not (kindIs "invalid" .dnsRecordsPerPage) }}
-- {{ printf "--cloudflare-dns-records-per-page=%d" (int .dnsRecordsPerPage) | quote }}
-{{- end }}
-{{- if not (kindIs "invalid" .batchChangeSize) }}
-- {{ printf "--batch-change-size=%d" (int .batchChangeSize) | quote }}
-{{- end }}
-{{- if not (kindIs "invalid" .requestsPerSecond) }}
-- {{ printf "--cloudflare-requests-per-second=%v" .requestsPerSecond | quote }}
-{{- end }}
-{{- if .regionalServices }}
-- --cloudflare-regional-services
-{{- end }}
-{{- with .regionKey }}
-- {{ printf "--cloudflare-region-key=%s" . | quote }}
-{{- end }}
-{{- end }}
 {{- else if eq $provider "builtin" }}
 {{- with .Values.builtin }}
 - {{ printf "--builtin-listen=:%d" (int .containerPort) | quote }}
@@ -118,6 +94,35 @@ _files.tpl) or read from the environment with secretKeyRef.
 {{- end }}
 {{- end }}
 
+{{/* The cloudflare provider's flags: for provider.name cloudflare, or a view on it (views[].provider). */}}
+{{- define "zonekeeper.cloudflareArgs" -}}
+{{- if include "zonekeeper.usesCloudflare" . }}
+{{- with .Values.cloudflare }}
+{{- if .proxied }}
+- --cloudflare-proxied
+{{- end }}
+{{- with .recordComment }}
+- {{ printf "--cloudflare-record-comment=%s" . | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .dnsRecordsPerPage) }}
+- {{ printf "--cloudflare-dns-records-per-page=%d" (int .dnsRecordsPerPage) | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .batchChangeSize) }}
+- {{ printf "--batch-change-size=%d" (int .batchChangeSize) | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .requestsPerSecond) }}
+- {{ printf "--cloudflare-requests-per-second=%v" .requestsPerSecond | quote }}
+{{- end }}
+{{- if .regionalServices }}
+- --cloudflare-regional-services
+{{- end }}
+{{- with .regionKey }}
+- {{ printf "--cloudflare-region-key=%s" . | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{- define "zonekeeper.viewArgs" -}}
 {{- range $i, $v := .Values.views }}
 - {{ printf "--view=%s" $v.name | quote }}
@@ -132,6 +137,9 @@ _files.tpl) or read from the environment with secretKeyRef.
 {{- end }}
 {{- range $v.excludeDomains }}
 - {{ printf "--view-exclude-domains=%s=%s" $v.name . | quote }}
+{{- end }}
+{{- with $v.provider }}
+- {{ printf "--view-provider=%s=%s" $v.name . | quote }}
 {{- end }}
 {{- with $v.coreDNSPrefix }}
 - {{ printf "--view-coredns-prefix=%s=%s" $v.name . | quote }}

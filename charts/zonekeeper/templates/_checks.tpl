@@ -22,7 +22,7 @@ instead of a pod that crash-loops on a flag error or a secret file that is not t
 {{- if or $v.cloudflare.apiToken $v.cloudflare.apiKey }}
 {{- fail "cloudflare.apiToken/apiKey: a literal credential is not accepted; put it in a Secret and set cloudflare.apiTokenSecretRef (or apiKeySecretRef with apiEmail) {name, key}" }}
 {{- end }}
-{{- if eq $provider "cloudflare" }}
+{{- if include "zonekeeper.usesCloudflare" . }}
 {{- $cf := $v.cloudflare }}
 {{- $envToken := false }}
 {{- $envKey := false }}
@@ -42,8 +42,12 @@ instead of a pod that crash-loops on a flag error or a secret file that is not t
 {{- if not (or $cf.apiTokenSecretRef.name $cf.apiKeySecretRef.name $envToken $envKey) }}
 {{- fail "provider cloudflare needs credentials: cloudflare.apiTokenSecretRef {name, key} (or apiKeySecretRef with apiEmail, or env CF_API_TOKEN)" }}
 {{- end }}
-{{- if $v.views }}
-{{- fail "views: the cloudflare provider has no views yet; run one release per view" }}
+{{- $onCloudflare := list }}
+{{- range $v.views }}
+{{- if or (eq (toString .provider) "cloudflare") (and (not .provider) (eq $provider "cloudflare")) }}{{ $onCloudflare = append $onCloudflare .name }}{{ end }}
+{{- end }}
+{{- if gt (len $onCloudflare) 1 }}
+{{- fail (printf "views %s: one Cloudflare account holds one copy of its zones, so only one view can be published there (give the others provider: another kind, e.g. the internal view in coredns)" (join ", " $onCloudflare)) }}
 {{- end }}
 {{- end }}
 {{- if $v.rfc2136.tsigSecret }}
@@ -131,13 +135,19 @@ instead of a pod that crash-loops on a flag error or a secret file that is not t
 {{- if and (not (kindIs "invalid" $v.ttl)) (or (lt (int $v.ttl) 1) (gt (int64 $v.ttl) 2147483647)) }}
 {{- fail (printf "views[%d].ttl: a TTL is a number of seconds from 1 to 2147483647" $i) }}
 {{- end }}
+{{- if and $v.provider (ne (toString $v.provider) "cloudflare") }}
+{{- fail (printf "views[%d].provider %q: the chart publishes a view in cloudflare (or in provider.name); another kind needs its own release" $i (toString $v.provider)) }}
+{{- end }}
+{{- if and (eq (toString $v.provider) "cloudflare") (or $v.coreDNSPrefix $v.subnets $v.rfc2136) }}
+{{- fail (printf "views[%d] (%s): coreDNSPrefix, subnets and rfc2136 place a view in coredns, builtin or rfc2136, not in its provider cloudflare" $i $v.name) }}
+{{- end }}
 {{- if $v.coreDNSPrefix }}
 {{- if has $v.coreDNSPrefix $prefixes }}
 {{- fail (printf "views[%d].coreDNSPrefix %s: another view writes there; give each view its own etcd prefix" $i $v.coreDNSPrefix) }}
 {{- end }}
 {{- $prefixes = append $prefixes $v.coreDNSPrefix }}
 {{- end }}
-{{- if not $v.subnets }}{{ $withoutSubnets = add1 $withoutSubnets }}{{ end }}
+{{- if and (not $v.subnets) (ne (toString $v.provider) "cloudflare") }}{{ $withoutSubnets = add1 $withoutSubnets }}{{ end }}
 {{- if $v.rfc2136 }}
 {{- if ne $provider "rfc2136" }}
 {{- fail (printf "views[%d].rfc2136: only for provider rfc2136" $i) }}

@@ -70,6 +70,16 @@ controllers do not run) would answer from empty zones.
 {{- end }}
 {{- end }}
 
+{{/* "true" when the cloudflare provider publishes something: provider.name, or a view's provider. */}}
+{{- define "zonekeeper.usesCloudflare" -}}
+{{- $main := eq (include "zonekeeper.providerName" .) "cloudflare" }}
+{{- $view := false }}
+{{- range .Values.views }}
+{{- if and (kindIs "map" .) (eq (toString .provider) "cloudflare") }}{{ $view = true }}{{ end }}
+{{- end }}
+{{- if or $main $view }}true{{ end }}
+{{- end }}
+
 {{/* "true" when the chart runs zonekeeper's own DNS server. */}}
 {{- define "zonekeeper.builtin" -}}
 {{- if eq (include "zonekeeper.providerName" .) "builtin" }}true{{ end }}
