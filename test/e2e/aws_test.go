@@ -93,6 +93,12 @@ func startEmulator(t testing.TB, opts route53emu.Options, zones ...route53emu.Se
 // startAWS runs the pipeline over Services and Ingresses.
 func startAWS(t *testing.T, e *env, srv *route53emu.Server, tcfg txt.Config, pcfg awsprovider.Config, domains ...string) *awsStack {
 	t.Helper()
+	return startAWSWith(t, e, srv, tcfg, pcfg, nil, domains...)
+}
+
+// startAWSWith is startAWS with the controller's settings adjusted by settings (nil: as startAWS).
+func startAWSWith(t *testing.T, e *env, srv *route53emu.Server, tcfg txt.Config, pcfg awsprovider.Config, settings func(*controller.Settings), domains ...string) *awsStack {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	st := &awsStack{srv: srv, logs: &testbed.LogBuffer{}, rejected: &rejections{}, done: make(chan error, 1)}
 	log := slog.New(slog.NewTextHandler(st.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -127,10 +133,14 @@ func startAWS(t *testing.T, e *env, srv *route53emu.Server, tcfg txt.Config, pcf
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.ctrl = controller.New(source.NewMulti(svc, ing), reg, controller.Settings{
+	cs := controller.Settings{
 		OwnerID: "e2e", Policy: plan.PolicySync, DomainFilter: filter,
 		Interval: time.Hour, Debounce: 100 * time.Millisecond, Notifier: st.rejected,
-	}, log)
+	}
+	if settings != nil {
+		settings(&cs)
+	}
+	st.ctrl = controller.New(source.NewMulti(svc, ing), reg, cs, log)
 	go func() { st.done <- st.ctrl.Run(ctx) }()
 	t.Cleanup(func() {
 		cancel()
