@@ -148,6 +148,7 @@ func (o *objectInput) choice(key string, allowed ...string) string {
 // providerSpecific returns the provider hints: alias, record-type, and every aws-, coredns-, webhook-, scw-,
 // azure- and cloudflare- annotation copied to aws/, coredns/, ... properties. Sorted by name for stable output.
 func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
+	o.read |= providerSpecificRead
 	var ps endpoint.ProviderSpecific
 	if v, full, ok := o.lookup(keyAlias); ok {
 		switch strings.TrimSpace(v) {

@@ -29,8 +29,12 @@ type Problems struct {
 	list problemList
 }
 
-// Items returns the problems collected so far.
-func (p *Problems) Items() []endpoint.Problem { return p.list.items }
+// Items returns the problems collected so far, the unread annotations of the objects read since the
+// last call included.
+func (p *Problems) Items() []endpoint.Problem {
+	p.list.reportUnreadLookups()
+	return p.list.items
+}
 
 // Object is one Kubernetes object being turned into endpoints.
 type Object struct {
@@ -42,6 +46,10 @@ type Object struct {
 func (k *Kernel) Object(ref endpoint.ObjectRef, annotations map[string]string, problems *Problems) *Object {
 	return &Object{k: k, in: objectInput{ref: ref, annotations: annotations, reader: k.c.annotations, problems: &problems.list}}
 }
+
+// ReportUnread asks for every annotation under our prefixes that the object's source has not looked
+// up by the time the problems are collected to be reported on it, as having no effect on a kind.
+func (o *Object) ReportUnread(kind string) { o.in.problems.checkReads(&o.in, kind) }
 
 // Admitted applies the filters every source shares: --namespace, --label-filter, --annotation-filter
 // and the controller annotation.
@@ -59,6 +67,7 @@ func (o *Object) Problem(field, value, reason string) { o.in.problem(field, valu
 // --ignore-hostname-annotation).
 func (o *Object) HostnameAnnotation() []string {
 	if o.k.c.IgnoreHostnameAnnotation {
+		o.in.read |= readBit(keyHostname) // ignored as the flag asks, not silently
 		return nil
 	}
 	return o.in.hostnames(keyHostname)
@@ -123,6 +132,7 @@ func (o *Object) NormalizeHost(field, host string) string {
 // "httproute/ns/name"), the TTL, the set identifier and the provider-specific properties, all from
 // the object's annotations.
 func (o *Object) Meta(resource string) RecordMeta {
+	o.in.read |= recordsMade
 	return RecordMeta{m: recordMeta{
 		resource:         resource,
 		ttl:              o.in.ttl(),

@@ -168,6 +168,7 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	if !ok {
 		return nil
 	}
+	o.ReportUnread(kd.Kind)
 	if kd.TTLOnly {
 		o.in.reportUnread(kd.Kind, ttlOnlyUnread)
 	}
@@ -190,6 +191,9 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	var eps []*endpoint.Endpoint
 	for _, n := range names {
 		eps = append(eps, meta.Endpoints(n, targets)...)
+	}
+	if len(eps) > 0 {
+		o.in.read |= recordsMade // Meta marks it; the TTLOnly kinds, without addresses yet, publish nothing
 	}
 	return eps
 }

@@ -11,6 +11,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -348,6 +349,7 @@ func (r *resolver) routeEndpoints(rt *route) []*endpoint.Endpoint {
 	// Targets per host, in the order hosts first match; a host matched through several listeners or
 	// Gateways gets the union of their targets. Routes have few names: a slice beats a map.
 	var matched []hostTargets
+	var listenerHosts []string // of the listeners the route attached to, for the problem below
 	for _, ps := range rt.parents {
 		p, sectionListeners := r.acceptedParent(rt, ps)
 		if p == nil {
@@ -361,6 +363,7 @@ func (r *resolver) routeEndpoints(rt *route) []*endpoint.Endpoint {
 			if l.Hostname != nil {
 				lh = string(*l.Hostname)
 			}
+			listenerHosts = append(listenerHosts, lh)
 			for _, h := range hosts {
 				if h == "" && lh == "" {
 					continue
@@ -380,9 +383,11 @@ func (r *resolver) routeEndpoints(rt *route) []*endpoint.Endpoint {
 			}
 		}
 	}
+	r.reportUnmatched(o, hosts, listenerHosts)
 	if len(matched) == 0 {
 		return nil
 	}
+	o.ReportUnread(r.s.a.kind)
 	meta := o.Meta(r.s.a.label() + "/" + rt.meta.Namespace + "/" + rt.meta.Name)
 	var eps []*endpoint.Endpoint
 	for _, m := range matched {
@@ -517,4 +522,24 @@ func str(p *string, def string) string {
 		return def
 	}
 	return *p
+}
+
+// reportUnmatched reports each name of the hostname annotation of an attached route that is under no
+// hostname of the listeners it attached to: external-dns skips such a name without a word.
+func (r *resolver) reportUnmatched(o *source.Object, hosts, listenerHosts []string) {
+	if len(listenerHosts) == 0 || slices.Contains(listenerHosts, "") {
+		return
+	}
+	for _, h := range hosts {
+		if h == "" || slices.ContainsFunc(listenerHosts, func(lh string) bool { _, ok := matchHost(lh, h); return ok }) {
+			continue
+		}
+		// Only the annotation's names: a spec hostname outside every listener is the Gateway API's own
+		// rule (a route may list names for other Gateways), an annotation is ours.
+		v, field, ok := o.Annotation("hostname")
+		if !ok || !slices.Contains(strings.Split(strings.ReplaceAll(v, " ", ""), ","), h) {
+			continue
+		}
+		o.Problem(field, h, fmt.Sprintf("matches no hostname of the listeners the route is attached to (%s): not published", strings.Join(listenerHosts, ", ")))
+	}
 }

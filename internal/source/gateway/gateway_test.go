@@ -248,7 +248,8 @@ func TestGatewayRules(t *testing.T) {
 		expectProblems(t, problems,
 			`HTTPRoute a/badttl metadata.annotations[external-dns.alpha.kubernetes.io/target] "203.0.113.1": not read on routes`,
 			`HTTPRoute a/badttl metadata.annotations[external-dns.alpha.kubernetes.io/ttl] "soon"`,
-			`HTTPRoute a/hostann metadata.annotations[external-dns.alpha.kubernetes.io/hostname] "bad_name.example.com"`)
+			`HTTPRoute a/hostann metadata.annotations[external-dns.alpha.kubernetes.io/hostname] "bad_name.example.com"`,
+			`HTTPRoute a/hostann metadata.annotations[external-dns.alpha.kubernetes.io/hostname] "ann.example.org": matches no hostname of the listeners the route is attached to (*.example.com): not published`)
 	})
 
 	t.Run("gateway-hostname-source", func(t *testing.T) {
@@ -265,7 +266,9 @@ func TestGatewayRules(t *testing.T) {
 			"spec2.example.com A 192.0.2.1 httproute/a/defonly",
 			"spec3.example.com A 192.0.2.1 httproute/a/invalid",
 		})
-		expectProblems(t, problems, `HTTPRoute a/invalid metadata.annotations[external-dns.alpha.kubernetes.io/gateway-hostname-source] "both"`)
+		expectProblems(t, problems,
+			`HTTPRoute a/defonly metadata.annotations[external-dns.alpha.kubernetes.io/hostname] "ann2.example.com": not read: the route's gateway-hostname-source annotation is defined-hosts-only`,
+			`HTTPRoute a/invalid metadata.annotations[external-dns.alpha.kubernetes.io/gateway-hostname-source] "both"`)
 	})
 
 	t.Run("gateway flags", func(t *testing.T) {

@@ -29,6 +29,9 @@ func (r *resolver) routeHosts(o *source.Object, rt *route) []string {
 	case source.HostnameSourceAnnotationOnly:
 		return annotated()
 	case source.HostnameSourceDefinedOnly:
+		if v, field, present := o.Annotation("hostname"); present {
+			o.Problem(field, v, "not read: the route's gateway-hostname-source annotation is defined-hosts-only")
+		}
 		return defined
 	}
 	if len(rt.hostnames) == 0 {

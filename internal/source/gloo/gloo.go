@@ -132,6 +132,7 @@ func (s *Source) proxyEndpoints(u *unstructured.Unstructured, problems *source.P
 	if !o.Admitted(u.GetLabels()) {
 		return nil
 	}
+	o.ReportUnread(proxyKind)
 	p := &proxyView{}
 	if !o.DecodeView(u, p) {
 		return nil
@@ -195,7 +196,9 @@ func (s *Source) hostMeta(o *source.Object, vh virtualHostView, resource string,
 	if from != nil {
 		ref = endpoint.ObjectRef{Kind: vsKind, Namespace: from.GetNamespace(), Name: from.GetName()}
 	}
-	return s.k.Object(ref, ann, problems).Meta(resource), true
+	meta := s.k.Object(ref, ann, problems)
+	meta.ReportUnread(ref.Kind)
+	return meta.Meta(resource), true
 }
 
 // targets returns a Proxy's targets: its target annotation, else the load balancer of the Ingress its

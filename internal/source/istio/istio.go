@@ -195,6 +195,7 @@ func (g *generation) gateway(u *unstructured.Unstructured) []*endpoint.Endpoint 
 	if !o.Admitted(u.GetLabels()) {
 		return nil
 	}
+	o.ReportUnread(gatewayKind)
 	gw := &gatewayView{}
 	if !o.DecodeView(u, gw) {
 		return nil

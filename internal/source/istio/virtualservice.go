@@ -24,6 +24,7 @@ func (g *generation) virtualService(u *unstructured.Unstructured) []*endpoint.En
 	if !o.Admitted(u.GetLabels()) {
 		return nil
 	}
+	o.ReportUnread(vsKind)
 	vs := &virtualServiceView{}
 	if !o.DecodeView(u, vs) {
 		return nil
