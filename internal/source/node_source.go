@@ -114,7 +114,8 @@ func (s *NodeSource) LookupObject(kind, _, name string) (runtime.Object, bool) {
 
 // nodeUnread are the annotations external-dns's node source does not read: set on a Node they are
 // reported, never silently ignored.
-var nodeUnread = []string{keyHostname, keyInternalHostname, keySetIdentifier, keyAlias, keyAccess, keyEndpointsType, keyRecordType}
+var nodeUnread = []string{keyHostname, keyInternalHostname, keySetIdentifier, keyAlias, keyAccess, keyEndpointsType, keyRecordType,
+	keyIngressHostnameSource, keyGatewayHostnameSource, "ingress"}
 
 // nodeEndpoints turns one Node into endpoints. It is pure, like serviceEndpoints. The names are the
 // node's name unless --fqdn-template is set (both with --combine-fqdn-annotation); the targets are
@@ -130,6 +131,7 @@ func (c *compiled) nodeEndpoints(n *corev1.Node, problems *problemList) []*endpo
 		return nil
 	}
 	o.reportUnread("Node", nodeUnread)
+	o.reportUnknown()
 	var names []string
 	if c.fqdnTemplate == nil || c.CombineFQDNAndAnnotation {
 		if h, err := endpoint.NormalizeDNSName(n.Name); err == nil {

@@ -102,7 +102,8 @@ func (s *PodSource) LookupObject(kind, namespace, name string) (runtime.Object, 
 }
 
 // podUnread are the annotations external-dns's pod source does not read.
-var podUnread = []string{keySetIdentifier, keyAlias, keyAccess, keyEndpointsType, keyRecordType}
+var podUnread = []string{keySetIdentifier, keyAlias, keyAccess, keyEndpointsType, keyRecordType,
+	keyIngressHostnameSource, keyGatewayHostnameSource, "ingress"}
 
 // podEndpoints turns one Pod into endpoints. It is pure, like serviceEndpoints.
 //
@@ -126,6 +127,7 @@ func (c *compiled) podEndpoints(p *corev1.Pod, nodes corelisters.NodeLister, pro
 		return nil
 	}
 	o.reportUnread("Pod", podUnread)
+	o.reportUnknown()
 	meta := recordMeta{resource: fmt.Sprintf("pod/%s/%s", p.Namespace, p.Name), ttl: o.ttl()}
 	override, overridden := o.annotationTargets()
 	podIP := func() targets {
