@@ -61,7 +61,7 @@ data "aws_iam_policy_document" "trust" {
 # The permissions external-dns documents for Route53: change and list records in the one zone, list zones.
 data "aws_iam_policy_document" "route53" {
   statement {
-    actions   = ["route53:ChangeResourceRecordSets", "route53:ListResourceRecordSets", "route53:ListTagsForResources"]
+    actions   = ["route53:ChangeResourceRecordSets", "route53:ListResourceRecordSets", "route53:GetHostedZone", "route53:ListTagsForResources"]
     resources = ["arn:aws:route53:::hostedzone/${var.hosted_zone_id}"]
   }
   statement {

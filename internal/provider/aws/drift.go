@@ -55,6 +55,9 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		out, err := z.api.GetHostedZone(withZone(ctx, z), &route53.GetHostedZoneInput{Id: ptr(z.id)})
 		if err != nil {
 			if zoneUnreadable(err) {
+				// Without route53:GetHostedZone (external-dns's policy lacks it) the zone is listed
+				// at every resync, as before the probe existed; the listing says if it is gone.
+				p.warnProbeDenied(z, err)
 				p.dropZone(z.id)
 				stale = append(stale, z.name)
 				continue
@@ -118,4 +121,19 @@ func (p *Provider) EstimateCalls(ctx context.Context, changes *plan.Changes) (pr
 		}
 	}
 	return est, nil
+}
+
+// warnProbeDenied logs once per zone that its probe is refused, naming the IAM action to grant.
+func (p *Provider) warnProbeDenied(z zone, err error) {
+	p.mu.Lock()
+	first := !p.probeDenied[z.id]
+	if p.probeDenied == nil {
+		p.probeDenied = map[string]bool{}
+	}
+	p.probeDenied[z.id] = true
+	p.mu.Unlock()
+	if first {
+		p.log.Warn("The hosted zone cannot be probed: it is listed in full at every resync instead. Grant route53:GetHostedZone on it to save those calls (deploy/aws)",
+			"zoneName", z.name, "zoneID", z.id, "error", err.Error())
+	}
 }

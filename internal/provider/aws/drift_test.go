@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // callCounter records the pacing metrics the provider reports.
@@ -208,5 +210,30 @@ func TestBatchIntervalOnlyWhenSet(t *testing.T) {
 	err := p.ApplyChanges(ctxT(t), &plan.Changes{Create: []*endpoint.Endpoint{ep("a.one.test", "A", 300, "192.0.2.1"), ep("b.one.test", "A", 300, "192.0.2.1")}})
 	if err != nil || fmt.Sprint(slept) != "[30ms]" {
 		t.Fatalf("an explicit interval is waited between two batches: slept %v, %v", slept, err)
+	}
+}
+
+// A role with external-dns's policy may not call GetHostedZone: the zone is then listed at every
+// resync, as before the probe, and a warning naming the IAM action is logged once.
+func TestProbeDeniedFallsBackToListing(t *testing.T) {
+	staticCredentials(t)
+	srv, url := emulator(t, route53emu.Options{})
+	seed(t, srv, route53emu.SeedZone{Name: "one.test"})
+	srv.AddFault(route53emu.Fault{Operation: "GetHostedZone", Code: "AccessDenied"})
+	logs := &testbed.LogBuffer{}
+	p := newProvider(t, url, Config{Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	for range 3 {
+		if _, err := p.Records(ctxT(t)); err != nil {
+			t.Fatal(err)
+		}
+		if stale, err := p.CheckZones(ctxT(t), time.Hour); err != nil || fmt.Sprint(stale) != "[one.test]" {
+			t.Fatalf("CheckZones = %v, %v; want the zone listed again", stale, err)
+		}
+	}
+	if n := strings.Count(logs.String(), "cannot be probed"); n != 1 || !strings.Contains(logs.String(), "Grant route53:GetHostedZone") {
+		t.Fatalf("%d warnings naming route53:GetHostedZone, want 1:\n%s", n, logs)
+	}
+	if c := srv.Counters().Calls; c["ListResourceRecordSets"] != 3 {
+		t.Fatalf("listed %d times, want 3 (once per resync)", c["ListResourceRecordSets"])
 	}
 }

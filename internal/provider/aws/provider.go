@@ -44,7 +44,9 @@ type Provider struct {
 	listedAt time.Time                // when contents was listed in full (after Invalidate)
 	// unreadable are the zones whose listing failed on their own (access denied), by zone id.
 	unreadable map[string]error
-	gen        uint64 // bumped by Invalidate, so a listing in flight is not stored
+	// probeDenied are the zones whose GetHostedZone was refused (warned once).
+	probeDenied map[string]bool
+	gen         uint64 // bumped by Invalidate, so a listing in flight is not stored
 }
 
 // New checks the configuration and builds the client. It makes no request: credentials are resolved

@@ -48,7 +48,7 @@ export class ZonekeeperStack extends Stack {
     });
     sa.node.addDependency(ns);
     sa.addToPrincipalPolicy(new iam.PolicyStatement({
-      actions: ['route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:ListTagsForResources'],
+      actions: ['route53:ChangeResourceRecordSets', 'route53:ListResourceRecordSets', 'route53:GetHostedZone', 'route53:ListTagsForResources'],
       resources: [`arn:aws:route53:::hostedzone/${props.hostedZoneId}`],
     }));
     sa.addToPrincipalPolicy(new iam.PolicyStatement({
