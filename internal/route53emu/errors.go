@@ -14,6 +14,8 @@ type apiError struct {
 	Code    string
 	Message string
 	Type    string
+	// RetryAfter is sent as the Retry-After header when set (an injected fault).
+	RetryAfter string
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -59,6 +61,9 @@ type errorResponseXML struct {
 // writeError writes the AWS error envelope. The SDK takes the request id from
 // the x-amzn-RequestId header, so it is set there too (by the caller).
 func writeError(w http.ResponseWriter, ns, requestID string, e *apiError) {
+	if e.RetryAfter != "" {
+		w.Header().Set("Retry-After", e.RetryAfter)
+	}
 	var body errorResponseXML
 	body.Xmlns = ns
 	body.Error.Type = e.Type

@@ -18,7 +18,10 @@ type Fault struct {
 	Status    int    `json:"status,omitempty"`
 	Message   string `json:"message,omitempty"`
 	Count     int    `json:"count,omitempty"`
-	fired     int
+	// RetryAfter, when set, is sent as the answer's Retry-After header (seconds or an HTTP date), as
+	// an API that tells its clients how long to wait.
+	RetryAfter string `json:"retryAfter,omitempty"`
+	fired      int
 }
 
 // AddFault installs a fault; faults are checked in the order they were added.
@@ -68,7 +71,9 @@ func (f *Fault) apiError(op, zoneID string, p principal) *apiError {
 	default:
 		status, msg = orInt(status, 400), orString(msg, "Injected fault "+f.Code)
 	}
-	return newErr(status, f.Code, msg)
+	e := newErr(status, f.Code, msg)
+	e.RetryAfter = f.RetryAfter
+	return e
 }
 
 // accessDeniedMessage follows AWS's "User: <arn> is not authorized to perform:

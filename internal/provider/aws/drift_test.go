@@ -237,3 +237,20 @@ func TestProbeDeniedFallsBackToListing(t *testing.T) {
 		t.Fatalf("listed %d times, want 3 (once per resync)", c["ListResourceRecordSets"])
 	}
 }
+
+// A throttling answer with Retry-After stops the account's requests for that long (the pacing
+// bucket), on top of halving the rate; the call still succeeds through the SDK's retry.
+func TestRetryAfterPausesTheAccount(t *testing.T) {
+	staticCredentials(t)
+	srv, url := emulator(t, route53emu.Options{})
+	seed(t, srv, route53emu.SeedZone{Name: "one.test"})
+	srv.AddFault(route53emu.Fault{Operation: "ListHostedZones", Code: "Throttling", Count: 1, RetryAfter: "1"})
+	p := newProvider(t, url, Config{RequestsPerSecond: 1000})
+	start := time.Now()
+	if _, err := p.Records(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < time.Second || p.Limiter().Throttles() != 1 {
+		t.Fatalf("took %s with %d throttles; want the 1 s Retry-After waited after one throttle", d, p.Limiter().Throttles())
+	}
+}

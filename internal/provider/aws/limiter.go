@@ -3,6 +3,8 @@ package aws
 import (
 	"context"
 	"errors"
+	"strconv"
+	"strings"
 	"time"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -38,13 +40,17 @@ func observe(l *Limiter, err error) {
 	}
 }
 
-// retryAfter is the Retry-After of an HTTP answer, if it carries one (Route 53 rarely does).
+// retryAfter is the wait an HTTP answer asks for, if any (Route 53 rarely sends one): the standard
+// Retry-After, or AWS's x-amz-retry-after in milliseconds.
 func retryAfter(err error) time.Duration {
 	var re *awshttp.ResponseError
-	if errors.As(err, &re) && re.Response != nil {
-		return pacing.RetryAfter(re.Response.Header.Get("Retry-After"), time.Now())
+	if !errors.As(err, &re) || re.Response == nil {
+		return 0
 	}
-	return 0
+	if ms, perr := strconv.ParseInt(strings.TrimSpace(re.Response.Header.Get("x-amz-retry-after")), 10, 64); perr == nil && ms > 0 {
+		return min(time.Duration(ms)*time.Millisecond, pacing.MaxRetryAfter)
+	}
+	return pacing.RetryAfter(re.Response.Header.Get("Retry-After"), time.Now())
 }
 
 // isThrottle reports the answers that mean "too fast": the account quota and a busy zone.
