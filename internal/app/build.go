@@ -409,8 +409,9 @@ func buildRegistry(cfg config.Config, p provider.Provider, kube kubeAccess, log 
 		WildcardReplacement: cfg.TXTWildcardReplacement,
 		EncryptEnabled:      cfg.TXTEncryptEnabled,
 		ManagedRecordTypes:  cfg.ManagedRecordTypes,
-		// Event-driven runs plan over the cache; the controller invalidates it at every resync.
-		CacheInterval: cfg.Interval,
+		// Event-driven runs plan over the cache; the controller drops it at a resync when the provider's
+		// records are due for relisting (--provider-cache-time) or a zone probe saw a change.
+		CacheInterval: max(cfg.Interval, cfg.ProviderCacheTime),
 	}
 	if cfg.TXTEncryptAESKey != "" {
 		key, err := txt.ParseAESKey(cfg.TXTEncryptAESKey)
