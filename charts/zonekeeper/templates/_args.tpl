@@ -189,3 +189,23 @@ _files.tpl) or read from the environment with secretKeyRef.
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/* The google provider's flags, for provider.name google. */}}
+{{- define "zonekeeper.googleArgs" -}}
+{{- if eq (include "zonekeeper.providerName" .) "google" }}
+{{- with .Values.google }}
+{{- with .project }}
+- {{ printf "--google-project=%s" . | quote }}
+{{- end }}
+{{- with .zoneVisibility }}
+- {{ printf "--google-zone-visibility=%s" . | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .batchChangeSize) }}
+- {{ printf "--google-batch-change-size=%d" (int .batchChangeSize) | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .batchChangeInterval) }}
+- {{ printf "--google-batch-change-interval=%v" .batchChangeInterval | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}

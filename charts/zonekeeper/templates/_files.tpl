@@ -8,6 +8,15 @@ Secret and ConfigMap, so zonekeeper's RBAC needs no access to either.
 
 {{- define "zonekeeper.fileVolumes" -}}
 {{- $provider := include "zonekeeper.providerName" . }}
+{{- if and (eq $provider "google") .Values.google.serviceAccountSecretRef.name }}
+- name: google-credentials
+  secret:
+    secretName: {{ .Values.google.serviceAccountSecretRef.name }}
+    defaultMode: 0440
+    items:
+      - key: {{ required "google.serviceAccountSecretRef.key is required" .Values.google.serviceAccountSecretRef.key }}
+        path: {{ .Values.google.serviceAccountSecretRef.key }}
+{{- end }}
 {{- if eq $provider "rfc2136" }}
 {{- with .Values.rfc2136.tsigSecretSecretRef }}
 {{- if .name }}
@@ -57,6 +66,11 @@ Secret and ConfigMap, so zonekeeper's RBAC needs no access to either.
 
 {{- define "zonekeeper.fileVolumeMounts" -}}
 {{- $provider := include "zonekeeper.providerName" . }}
+{{- if and (eq $provider "google") .Values.google.serviceAccountSecretRef.name }}
+- name: google-credentials
+  mountPath: /etc/zonekeeper/google
+  readOnly: true
+{{- end }}
 {{- if eq $provider "rfc2136" }}
 {{- if .Values.rfc2136.tsigSecretSecretRef.name }}
 - name: rfc2136-tsig
