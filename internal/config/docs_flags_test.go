@@ -23,6 +23,10 @@ var otherToolsFlags = map[string]string{
 	"key":              "the chart's extraArgs example (key: value → --key=value)",
 	"node-ip":          "kubelet",
 	"node-external-ip": "k3s",
+	// gcloud, in docs/google.md
+	"description": "gcloud", "dns-name": "gcloud", "visibility": "gcloud", "networks": "gcloud", "project": "gcloud",
+	"permissions": "gcloud", "title": "gcloud", "iam-account": "gcloud", "member": "gcloud", "role": "gcloud",
+	"from-file": "kubectl create secret",
 }
 
 // Issue 11 defect 9: every --flag the docs and READMEs name exists. Flags of zonekeeper mirror are
