@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -71,9 +72,10 @@ type Controller struct {
 	retries      retryBook
 	// backoff for whole-run failures (source, listing, provider unreachable).
 	failures int
-	// relisted is when the provider's records were last dropped in full (Resync); unreadable names the
-	// zones the last run left out because they could not be listed.
-	relisted   time.Time
+	// relisted is when the provider's records were last dropped in full (Resync, in Unix nanoseconds:
+	// tests call Resync beside Run); unreadable names the zones the last run left out because they
+	// could not be listed.
+	relisted   atomic.Int64
 	unreadable string
 	// trigger and firstEvent describe the next reconcile to the observer; Run sets them.
 	trigger    Trigger
@@ -135,7 +137,7 @@ type invalidator interface{ Invalidate() }
 
 // Resync makes the next reconcile list the provider again instead of trusting the cache.
 func (c *Controller) Resync() {
-	c.relisted = c.now()
+	c.relisted.Store(c.now().UnixNano())
 	if inv, ok := c.registry.(invalidator); ok {
 		inv.Invalidate()
 	}

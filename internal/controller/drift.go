@@ -36,7 +36,7 @@ func (c *Controller) refreshProvider(ctx context.Context) {
 			return
 		}
 	}
-	if t := c.settings.ProviderCacheTime; t > 0 && c.now().Sub(c.relisted) < t {
+	if t := c.settings.ProviderCacheTime; t > 0 && c.now().Sub(time.Unix(0, c.relisted.Load())) < t {
 		return
 	}
 	c.Resync()
