@@ -127,6 +127,8 @@ func TestAWSThroughTheCommandLine(t *testing.T) {
 
 // The running command (metrics on, so the provider is instrumented) with an Ingress on an ALB: the
 // aliases are written, and later resyncs find them in sync instead of rewriting them every time.
+// --provider-cache-time=1s makes every resync list the zone again (by default a resync only probes a
+// zone this small, and lists it every 20 s), so the aliases are read back from Route 53 each time.
 func TestAWSAliasThroughTheRunningCommand(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
 	e := &env{kube: kube, client: kube.Client(t)}
@@ -135,7 +137,7 @@ func TestAWSAliasThroughTheRunningCommand(t *testing.T) {
 	alb := "k8s-default-web-3333333333.us-east-1.elb.amazonaws.com"
 	e.createIngressWithHostname(t, ingress("web", "default", nil, "alb."+awsZone), alb)
 	z := e.start(t, "--source=ingress", "--provider=aws", "--domain-filter="+awsZone, "--txt-owner-id=e2e",
-		"--policy=sync", "--interval=1s")
+		"--policy=sync", "--interval=1s", "--provider-cache-time=1s")
 	want := map[string]string{
 		"alb." + awsZone + " A":        "ALIAS " + alb + " Z35SXDOTRQ7X7K",
 		"alb." + awsZone + " AAAA":     "ALIAS " + alb + " Z35SXDOTRQ7X7K",
@@ -147,7 +149,7 @@ func TestAWSAliasThroughTheRunningCommand(t *testing.T) {
 	srv.ClearCalls()
 	time.Sleep(3500 * time.Millisecond) // three resyncs
 	if c := srv.Counters().Calls; c["ChangeResourceRecordSets"] != 0 || c["ListResourceRecordSets"] == 0 {
-		t.Errorf("resyncs in steady state cost %v: want listings (the cache is dropped at each resync) and no change", c)
+		t.Errorf("resyncs in steady state cost %v: want listings (--provider-cache-time=1s drops the cache at each resync) and no change", c)
 	}
 	st.expectSets(t, time.Second, awsZone, want)
 	if !z.running() {
