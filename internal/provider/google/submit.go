@@ -31,13 +31,10 @@ func (p *Provider) submitZone(ctx context.Context, z zone, items []*item, refuse
 // of additions plus deletions; the items of one name stay together (a name with more than the
 // batch size of its own is sent alone).
 func (p *Provider) batches(z zone, items []*item) [][]*item {
-	p.mu.Lock()
-	stored := p.sets[z.name]
-	p.mu.Unlock()
 	byName := map[string][]*item{}
 	size := map[string]int{}
 	for _, it := range items {
-		cur := stored[it.key]
+		cur := p.stored(z, it.key)
 		if sameSet(cur, it.want) {
 			continue
 		}
@@ -119,12 +116,9 @@ func (p *Provider) submit(ctx context.Context, z zone, items []*item, relisted b
 // stored, which a deletion must match exactly) and the wanted one added, per item that changes
 // something.
 func (p *Provider) changeOf(z zone, items []*item) *dns.Change {
-	p.mu.Lock()
-	stored := p.sets[z.name]
-	p.mu.Unlock()
 	ch := &dns.Change{}
 	for _, it := range items {
-		cur := stored[it.key]
+		cur := p.stored(z, it.key)
 		if sameSet(cur, it.want) {
 			continue
 		}
@@ -145,6 +139,13 @@ func byKey(a, b *dns.ResourceRecordSet) int {
 		return c
 	}
 	return strings.Compare(a.Type, b.Type)
+}
+
+// stored is the zone's set k as last listed or written, nil for none.
+func (p *Provider) stored(z zone, k setKey) *dns.ResourceRecordSet {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sets[z.name][k]
 }
 
 // remember brings the zone's sets up to date with an applied Change.
