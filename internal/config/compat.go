@@ -23,7 +23,7 @@ type refusedFlag struct {
 
 func refusedFlags() map[string]refusedFlag {
 	// External-dns providers zonekeeper does not have; their flags name them.
-	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "azure", "dynamodb", "exoscale",
+	otherProviders := []string{"akamai", "alibaba-cloud", "aws-sd", "dynamodb", "exoscale",
 		"godaddy", "ns1", "oci", "ovh", "pihole", "plural", "transip"}
 	const (
 		notSource   = "this source is not part of zonekeeper yet"
@@ -49,8 +49,6 @@ func refusedFlags() map[string]refusedFlag {
 		"akamai-edgerc-path": false, "akamai-edgerc-section": false, "akamai-serviceconsumerdomain": false,
 		"alibaba-cloud-config-file": false, "alibaba-cloud-zone-type": false,
 		"aws-sd-create-tag": false, "aws-sd-service-cleanup": true,
-		"azure-config-file": false, "azure-maxretries-count": false, "azure-resource-group": false,
-		"azure-subscription-id": false, "azure-user-assigned-identity-client-id": false, "azure-zones-cache-duration": false,
 		"dynamodb-region": false, "dynamodb-table": false,
 		"exoscale-apienv": false, "exoscale-zones-cache-duration": false, "exoscale-apikey": false, "exoscale-apisecret": false, "exoscale-apizone": false,
 		"godaddy-api-key": false, "godaddy-api-ote": true, "godaddy-api-secret": false, "godaddy-api-ttl": false,

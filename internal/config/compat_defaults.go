@@ -7,9 +7,6 @@ package config
 // binaries).
 var externalDNSDefaults = map[string][]string{
 	"alibaba-cloud-config-file":       {"/etc/kubernetes/alibaba-cloud.json"},
-	"azure-config-file":               {"/etc/kubernetes/azure.json"},
-	"azure-maxretries-count":          {"3"},
-	"azure-zones-cache-duration":      {"0s"},
 	"connector-source-server":         {"localhost:8080"},
 	"dynamodb-table":                  {"external-dns"},
 	"exoscale-apienv":                 {"api"},

@@ -13,7 +13,7 @@ func TestRefusedFlags(t *testing.T) {
 	base := []string{"--source=service", "--provider=inmemory"}
 	for args, want := range map[string]string{
 		"--godaddy-api-key=k":                           "--godaddy-api-key: the godaddy provider is not part of zonekeeper",
-		"--azure-resource-group=rg":                     "--azure-resource-group: the azure provider",
+		"--ns1-endpoint=https://ns1.example":            "--ns1-endpoint: the ns1 provider",
 		"--aws-sd-service-cleanup":                      "--aws-sd-service-cleanup: the aws-sd provider",
 		"--zone-name-filter=example.com":                "--zone-name-filter: not implemented",
 		"--rfc2136-load-balancing-strategy=round-robin": "--rfc2136-load-balancing-strategy: not implemented",

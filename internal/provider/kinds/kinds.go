@@ -5,10 +5,12 @@
 package kinds
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/aws"
+	"github.com/zonekeeper/zonekeeper/internal/provider/azure"
 	"github.com/zonekeeper/zonekeeper/internal/provider/builtin"
 	"github.com/zonekeeper/zonekeeper/internal/provider/cloudflare"
 	"github.com/zonekeeper/zonekeeper/internal/provider/coredns"
@@ -29,19 +31,37 @@ type Settings struct {
 	pdns.PDNSFlags
 	cloudflare.CloudflareFlags
 	google.GoogleFlags
+	azure.AzureFlags
 	builtin.BuiltinFlags
 	inmemory.InMemoryFlags
 	webhook.WebhookFlags
 }
 
+// multiKind is the settings of several kinds that share flags (azure and azure-private-dns): the
+// first kind binds them.
+type multiKind interface {
+	Kinds() []provider.Kind
+}
+
 // All returns every kind, bound to its part of s.
 func All(s *Settings) []provider.Kind {
 	v := reflect.ValueOf(s).Elem()
-	out := make([]provider.Kind, v.NumField())
-	for i := range out {
-		out[i] = v.Field(i).Addr().Interface().(provider.Settings).Kind()
+	var out []provider.Kind
+	for i := range v.NumField() {
+		out = append(out, kindsOf(v.Type().Field(i).Name, v.Field(i).Addr().Interface())...)
 	}
 	return out
+}
+
+// kindsOf returns the kinds one field of Settings declares.
+func kindsOf(field string, settings any) []provider.Kind {
+	switch f := settings.(type) {
+	case multiKind:
+		return f.Kinds()
+	case provider.Settings:
+		return []provider.Kind{f.Kind()}
+	}
+	panic(fmt.Sprintf("kinds.Settings field %s has no Kind or Kinds method", field))
 }
 
 // SetDefaults sets every kind's settings to their defaults.

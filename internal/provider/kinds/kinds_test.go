@@ -22,13 +22,26 @@ func TestEveryKindIsComplete(t *testing.T) {
 	fs.SetOutput(io.Discard)
 	names := map[string]string{}
 	typ := reflect.TypeOf(s)
-	for i, k := range All(&s) {
+	var all []provider.Kind
+	dirs := map[string]string{} // kind name → the directory that must declare it
+	for i := range typ.NumField() {
+		ks := kindsOf(typ.Field(i).Name, reflect.ValueOf(&s).Elem().Field(i).Addr().Interface())
+		for _, k := range ks {
+			// Kinds that share settings (azure, azure-private-dns) live in the first one's directory.
+			dirs[k.Name] = typ.Field(i).Type.PkgPath() + " " + ks[0].Name
+		}
+		all = append(all, ks...)
+	}
+	if len(all) != len(All(&s)) {
+		t.Fatalf("All returns %d kinds, the fields declare %d", len(All(&s)), len(all))
+	}
+	for i, k := range all {
 		if k.Name == "" || k.Flags == nil || k.Defaults == nil || k.New == nil {
 			t.Errorf("kind %d (%q) lacks a name, Flags, Defaults or New", i, k.Name)
 			continue
 		}
-		if dir := typ.Field(i).Type.PkgPath(); !strings.HasSuffix(dir, "/internal/provider/"+k.Name) {
-			t.Errorf("kind %s is declared in %s, not internal/provider/%s", k.Name, dir, k.Name)
+		if dir, want, _ := strings.Cut(dirs[k.Name], " "); !strings.HasSuffix(dir, "/internal/provider/"+want) {
+			t.Errorf("kind %s is declared in %s, not internal/provider/%s", k.Name, dir, want)
 		}
 		for _, n := range k.Names() {
 			if other, dup := names[n]; dup {
@@ -57,7 +70,7 @@ func TestEveryKindIsComplete(t *testing.T) {
 	if k, ok := Lookup(&s, "skydns"); !ok || k.Name != "coredns" {
 		t.Errorf("--provider=skydns selects %q", k.Name)
 	}
-	if got := strings.Join(Names(), ","); got != "aws,coredns,rfc2136,pdns,cloudflare,builtin,inmemory,webhook" {
+	if got := strings.Join(Names(), ","); got != "aws,coredns,rfc2136,pdns,cloudflare,google,azure,azure-private-dns,builtin,inmemory,webhook" {
 		t.Errorf("Names() = %s", got)
 	}
 }
