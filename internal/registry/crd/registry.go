@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
@@ -77,7 +78,8 @@ func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	r.opMu.Lock()
 	defer r.opMu.Unlock()
 	records, err := r.provider.Records(ctx)
-	if err != nil {
+	partial, isPartial := provider.AsUnreadableZones(err)
+	if err != nil && !isPartial {
 		return nil, err
 	}
 	objs, err := r.list(ctx)
@@ -97,6 +99,10 @@ func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 			}
 		}
 		out = append(out, ep)
+	}
+	if isPartial {
+		// The zones the provider could not list are named; the controller plans the others.
+		return out, partial
 	}
 	return out, nil
 }
@@ -126,6 +132,12 @@ func (r *Registry) list(ctx context.Context) (map[string]*dnsRecord, error) {
 
 // Invalidate forwards to a provider with a cache of its own; the registry keeps no cache.
 func (r *Registry) Invalidate() { provider.Wrapped{Provider: r.provider}.Invalidate() }
+
+// CheckZones forwards to the provider's zone probe (provider.ZoneProber): this registry keeps no
+// record cache of its own, so the provider's is all there is to refresh.
+func (r *Registry) CheckZones(ctx context.Context, relist time.Duration) ([]string, error) {
+	return provider.Wrapped{Provider: r.provider}.CheckZones(ctx, relist)
+}
 
 // Probe forwards to the provider's probe, if it has one.
 func (r *Registry) Probe(ctx context.Context) error {
