@@ -233,6 +233,8 @@ func sourceConfig(cfg config.Config) source.Config {
 		IngressClassNames:              cfg.IngressClassNames,
 		ServiceTypeFilter:              cfg.ServiceTypeFilter,
 		FQDNTemplate:                   cfg.FQDNTemplate,
+		TargetTemplate:                 cfg.TargetTemplate,
+		FQDNTargetTemplate:             cfg.FQDNTargetTemplate,
 		CombineFQDNAndAnnotation:       cfg.CombineFQDNAndAnnotation,
 		IgnoreHostnameAnnotation:       cfg.IgnoreHostnameAnnotation,
 		IgnoreIngressTLSSpec:           cfg.IgnoreIngressTLSSpec,

@@ -53,6 +53,8 @@ type Config struct {
 	IngressClassNames              []string
 	ServiceTypeFilter              []string
 	FQDNTemplate                   string
+	TargetTemplate                 string
+	FQDNTargetTemplate             string
 	CombineFQDNAndAnnotation       bool
 	IgnoreHostnameAnnotation       bool
 	IgnoreIngressTLSSpec           bool

@@ -63,6 +63,8 @@ func NewFlagSet(name string, cfg *Config, output io.Writer) *flag.FlagSet {
 	list(&cfg.IngressClassNames, "ingress-class", "ingress class to publish (repeatable)")
 	list(&cfg.ServiceTypeFilter, "service-type-filter", "service type to publish (repeatable): ClusterIP, NodePort, LoadBalancer, ExternalName")
 	fs.Var(&joinedList{target: &cfg.FQDNTemplate}, "fqdn-template", "Go template for hostnames of objects that name none, e.g. '{{.Name}}.example.com' (repeatable: joined with commas, as external-dns v0.22+)")
+	fs.Var(&joinedList{target: &cfg.TargetTemplate}, "target-template", "Go template for the targets of --fqdn-template names on the gloo-proxy, traefik-proxy and f5 sources (repeatable, joined with commas)")
+	fs.Var(&joinedList{target: &cfg.FQDNTargetTemplate}, "fqdn-target-template", "Go template giving host:target pairs, e.g. '{{.Name}}.example.com:{{.Spec.ClusterIP}}', on the service, node, pod, gloo-proxy, traefik-proxy and f5 sources (repeatable)")
 	fs.Var(&optionalBool{target: &cfg.EnableLegacyAnnotationPrefix}, "enable-legacy-annotation-prefix", "external-dns v0.23: also read external-dns.alpha.kubernetes.io/ annotations (zonekeeper reads both prefixes unless --annotation-prefix is set; =false reads only external-dns.kubernetes.io/, v0.23's strict default)")
 	fs.BoolVar(&cfg.CombineFQDNAndAnnotation, "combine-fqdn-annotation", cfg.CombineFQDNAndAnnotation, "use --fqdn-template together with the hostname annotation")
 	fs.BoolVar(&cfg.IgnoreHostnameAnnotation, "ignore-hostname-annotation", cfg.IgnoreHostnameAnnotation, "ignore the hostname annotation (requires --fqdn-template)")
@@ -257,6 +259,7 @@ func Parse(name string, args []string, getenv func(string) string, output io.Wri
 	}
 	set := setFlags(fs) // fs.Set from the environment counts as set
 	cfg.NotApplied = append(notApplied(set), notAppliedForProvider(cfg.Provider, set)...)
+	cfg.NotApplied = append(cfg.NotApplied, notAppliedTemplates(cfg.Sources, set)...)
 	if err := cfg.Validate(); err != nil {
 		return cfg, nil, err
 	}

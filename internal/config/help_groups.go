@@ -59,7 +59,7 @@ func helpGroups() []helpGroup {
 			short: []string{"kubeconfig", "master"}},
 		{name: "sources", title: "Source flags (what is published)",
 			exact: []string{"source", "manifest", "namespace", "annotation-prefix", "enable-legacy-annotation-prefix",
-				"label-filter", "annotation-filter", "fqdn-template", "combine-fqdn-annotation", "ignore-hostname-annotation",
+				"label-filter", "annotation-filter", "fqdn-template", "target-template", "fqdn-target-template", "combine-fqdn-annotation", "ignore-hostname-annotation",
 				"ignore-ingress-tls-spec", "ignore-ingress-rules-spec", "ignore-non-host-network-pods",
 				"publish-internal-services", "publish-host-ip", "always-publish-not-ready-addresses",
 				"exclude-unschedulable", "expose-internal-ipv6", "default-targets", "force-default-targets",

@@ -32,6 +32,11 @@ type Config struct {
 	// FQDNTemplate (--fqdn-template) is a Go text/template over the object giving comma-separated
 	// hostnames; used only when the object names no hostname itself.
 	FQDNTemplate string
+	// TargetTemplate (--target-template) gives comma-separated targets for the --fqdn-template names of
+	// the gloo-proxy, traefik-proxy and f5 sources; FQDNTargetTemplate (--fqdn-target-template) gives
+	// comma-separated "host:target" pairs on those and the service, node and pod sources
+	// (template_targets.go). Repeated flags arrive joined with commas, as external-dns v0.22+ joins them.
+	TargetTemplate, FQDNTargetTemplate string
 	// CombineFQDNAndAnnotation (--combine-fqdn-annotation) uses template and annotation hostnames together.
 	CombineFQDNAndAnnotation bool
 	// IgnoreHostnameAnnotation (--ignore-hostname-annotation) ignores the hostname and internal-hostname
@@ -106,6 +111,8 @@ type compiled struct {
 	labelSelector      labels.Selector // nil: no filter
 	annotationSelector labels.Selector // nil: no filter
 	fqdnTemplate       *template.Template
+	targetTemplate     *template.Template
+	fqdnTargetTemplate *template.Template
 	ingressClasses     map[string]bool             // nil: every class
 	serviceTypes       map[corev1.ServiceType]bool // nil: every type
 }
@@ -132,8 +139,17 @@ func compile(cfg Config) (*compiled, error) {
 			return nil, fmt.Errorf("--gateway-label-filter %q: %w", cfg.GatewayLabelFilter, err)
 		}
 	}
-	if c.fqdnTemplate, err = parseFQDNTemplate(cfg.FQDNTemplate); err != nil {
-		return nil, fmt.Errorf("--fqdn-template %q: %w", cfg.FQDNTemplate, err)
+	for _, t := range []struct {
+		flag, text string
+		into       **template.Template
+	}{
+		{"--fqdn-template", cfg.FQDNTemplate, &c.fqdnTemplate},
+		{"--target-template", cfg.TargetTemplate, &c.targetTemplate},
+		{"--fqdn-target-template", cfg.FQDNTargetTemplate, &c.fqdnTargetTemplate},
+	} {
+		if *t.into, err = parseTemplate(t.flag, t.text); err != nil {
+			return nil, fmt.Errorf("%s %q: %w", t.flag, t.text, err)
+		}
 	}
 	if cfg.IgnoreHostnameAnnotation && c.fqdnTemplate == nil {
 		return nil, fmt.Errorf("--ignore-hostname-annotation requires --fqdn-template")

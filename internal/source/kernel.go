@@ -111,6 +111,14 @@ func (o *Object) TemplateHostnames(obj any) []string {
 	return o.k.c.templateHostnames(&o.in, obj)
 }
 
+// ApplyTargetTemplates adds to eps, the records an object made from its own names, external-dns v0.23's
+// template records for sources whose template names take the --target-template targets (gloo-proxy):
+// the --fqdn-target-template pairs, then the --fqdn-template names, each only while eps is empty or
+// with --combine-fqdn-annotation. view is what the templates run over; m the records' metadata.
+func (o *Object) ApplyTargetTemplates(m RecordMeta, eps []*endpoint.Endpoint, view any) []*endpoint.Endpoint {
+	return o.k.c.applyTargetTemplates(&o.in, m.m, eps, 0, view, nil)
+}
+
 // HasTemplate reports whether --fqdn-template is set, and whether its names are combined with the
 // object's own (--combine-fqdn-annotation).
 func (k *Kernel) HasTemplate() (set, combine bool) {

@@ -24,8 +24,17 @@ type CRDKind struct {
 	// and the typed view --fqdn-template runs over; ok is false when the object cannot be read (the
 	// Problem is recorded).
 	Read func(o *Object, u *unstructured.Unstructured) (names []string, targets Targets, view any, ok bool)
-	// NoTemplate: --fqdn-template does not apply to this kind (external-dns's ambassador-host ignores it).
+	// NoTemplate: --fqdn-template does not apply to this kind (external-dns's ambassador-host ignores it)
+	// unless TargetTemplates gives its names targets.
 	NoTemplate bool
+	// TargetTemplates: --fqdn-target-template and --target-template apply, as in external-dns v0.23's
+	// traefik-proxy and f5 sources: when the object made no record (or with --combine-fqdn-annotation),
+	// the host:target pairs, then the --fqdn-template names pointing at the --target-template targets
+	// (at the object's targets while no --target-template is set, unless NoTemplate).
+	TargetTemplates bool
+	// Unnamed, when set, reports whether external-dns makes a record without a name for the object (view
+	// is what Read returned), which keeps the TargetTemplates passes from running as a record would.
+	Unnamed func(view any) bool
 	// TTLOnly: the records carry the resource label and the ttl annotation only, as external-dns's f5
 	// sources write them; the hostname, set-identifier, alias and provider-specific annotations are not
 	// read, and each one set on an object is reported.
@@ -172,14 +181,11 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	if kd.TTLOnly {
 		o.in.reportUnread(kd.Kind, ttlOnlyUnread)
 	}
-	if set, combine := s.k.HasTemplate(); set && !kd.NoTemplate && (combine || len(names) == 0) {
-		if tv, typed := view.(interface{ SetGroupVersionKind(schema.GroupVersionKind) }); typed {
-			tv.SetGroupVersionKind(kd.GVR.GroupVersion().WithKind(kd.Kind)) // objects from a watch have none
-		}
-		names = append(names, o.TemplateHostnames(view)...)
+	if tv, typed := view.(interface{ SetGroupVersionKind(schema.GroupVersionKind) }); typed {
+		tv.SetGroupVersionKind(kd.GVR.GroupVersion().WithKind(kd.Kind)) // objects from a watch have none
 	}
-	if len(names) == 0 || targets.Empty() {
-		return nil
+	if set, combine := s.k.HasTemplate(); set && !kd.NoTemplate && !kd.TargetTemplates && (combine || len(names) == 0) {
+		names = append(names, o.TemplateHostnames(view)...)
 	}
 	resource := kd.Label + "/" + u.GetNamespace() + "/" + u.GetName()
 	var meta RecordMeta
@@ -191,6 +197,17 @@ func (s *CRDSource) objectEndpoints(kd CRDKind, u *unstructured.Unstructured, pr
 	var eps []*endpoint.Endpoint
 	for _, n := range names {
 		eps = append(eps, meta.Endpoints(n, targets)...)
+	}
+	if kd.TargetTemplates {
+		own := &targets.t
+		if kd.NoTemplate {
+			own = nil
+		}
+		unnamed := 0
+		if kd.Unnamed != nil && kd.Unnamed(view) {
+			unnamed = 1
+		}
+		eps = s.k.c.applyTargetTemplates(&o.in, meta.m, eps, unnamed, view, own)
 	}
 	if len(eps) > 0 {
 		o.in.read |= recordsMade // Meta marks it; the TTLOnly kinds, without addresses yet, publish nothing

@@ -118,8 +118,9 @@ var nodeUnread = []string{keyHostname, keyInternalHostname, keySetIdentifier, ke
 	keyIngressHostnameSource, keyGatewayHostnameSource, "ingress"}
 
 // nodeEndpoints turns one Node into endpoints. It is pure, like serviceEndpoints. The names are the
-// node's name unless --fqdn-template is set (both with --combine-fqdn-annotation); the targets are
-// the target annotation, else the node's addresses (nodeSourceTargets).
+// node's name unless --fqdn-template or --fqdn-target-template is set (both with
+// --combine-fqdn-annotation); the targets are the target annotation, else the node's addresses
+// (nodeSourceTargets), and those of the --fqdn-target-template pairs.
 func (c *compiled) nodeEndpoints(n *corev1.Node, problems *problemList) []*endpoint.Endpoint {
 	o := &objectInput{
 		ref:         endpoint.ObjectRef{Kind: "Node", Name: n.Name},
@@ -132,30 +133,38 @@ func (c *compiled) nodeEndpoints(n *corev1.Node, problems *problemList) []*endpo
 	}
 	o.reportUnread("Node", nodeUnread)
 	o.reportUnknown()
-	var names []string
-	if c.fqdnTemplate == nil || c.CombineFQDNAndAnnotation {
+	// external-dns v0.23's order: the node's name (unless a name template is set, or when combining),
+	// then the --fqdn-target-template pairs, then the --fqdn-template names, each template pass only
+	// while the node has no record yet or when combining (template_targets.go).
+	meta := recordMeta{resource: "node/" + n.Name, ttl: o.ttl()}
+	var nodeTargets *targets
+	targetsOf := func() targets {
+		if nodeTargets == nil {
+			t, overridden := o.annotationTargets()
+			if !overridden {
+				t = readNodeAddresses(problems, n).nodeSourceTargets(c.ExposeInternalIPv6)
+			}
+			nodeTargets = &t
+		}
+		return *nodeTargets
+	}
+	var eps []*endpoint.Endpoint
+	if !c.nameTemplate() || c.CombineFQDNAndAnnotation {
 		if h, err := endpoint.NormalizeDNSName(n.Name); err == nil {
-			names = append(names, h)
+			eps = append(eps, meta.endpointsFor(h, targetsOf())...)
 		} else {
 			o.problem("metadata.name", n.Name, err.Error())
 		}
 	}
-	if c.fqdnTemplate != nil {
-		typed := *n // a shallow copy with its kind set, for templates reading .Kind
-		typed.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
-		names = append(names, c.templateHostnames(o, &typed)...)
+	typed := *n // a shallow copy with its kind set, for templates reading .Kind
+	typed.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Node"}
+	if c.templatePassRuns(len(eps)) {
+		eps = append(eps, c.templatePairs(o, meta, &typed)...)
 	}
-	if len(names) == 0 {
-		return nil
-	}
-	meta := recordMeta{resource: "node/" + n.Name, ttl: o.ttl()}
-	t, overridden := o.annotationTargets()
-	if !overridden {
-		t = readNodeAddresses(problems, n).nodeSourceTargets(c.ExposeInternalIPv6)
-	}
-	var eps []*endpoint.Endpoint
-	for _, h := range names {
-		eps = append(eps, meta.endpointsFor(h, t)...)
+	if c.fqdnTemplate != nil && c.templatePassRuns(len(eps)) {
+		for _, h := range c.templateHostnames(o, &typed) {
+			eps = append(eps, meta.endpointsFor(h, targetsOf())...)
+		}
 	}
 	return mergeEndpoints(eps)
 }

@@ -111,6 +111,8 @@ var podUnread = []string{keySetIdentifier, keyAlias, keyAccess, keyEndpointsType
 //   - hostname: the ExternalIPs and IPv6 InternalIPs of the pod's node;
 //   - --pod-source-domain: <pod name>.<domain> → the pod IP;
 //   - the target annotation replaces the targets of all three;
+//   - --fqdn-target-template, when the above give no record (or with --combine-fqdn-annotation): its
+//     host:target pairs;
 //   - --fqdn-template, when the above give no record (or with --combine-fqdn-annotation): every pod
 //     IP (status.podIPs), whatever the target annotation says.
 //
@@ -164,15 +166,18 @@ func (c *compiled) podEndpoints(p *corev1.Pod, nodes corelisters.NodeLister, pro
 			o.problem("metadata.name", p.Name, fmt.Sprintf("%s (with --pod-source-domain)", err))
 		}
 	}
-	if c.fqdnTemplate != nil && (c.CombineFQDNAndAnnotation || len(eps) == 0) {
+	typed := *p // a shallow copy with its kind set, for templates reading .Kind
+	typed.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
+	if c.templatePassRuns(len(eps)) { // external-dns v0.23: the pairs first (template_targets.go)
+		eps = append(eps, c.templatePairs(o, meta, &typed)...)
+	}
+	if c.fqdnTemplate != nil && c.templatePassRuns(len(eps)) {
 		var all targets
 		for i, ip := range p.Status.PodIPs {
 			if ip.IP != "" {
 				all.add(o, fmt.Sprintf("status.podIPs[%d].ip", i), ip.IP)
 			}
 		}
-		typed := *p // a shallow copy with its kind set, for templates reading .Kind
-		typed.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"}
 		for _, h := range c.templateHostnames(o, &typed) {
 			eps = append(eps, meta.endpointsFor(h, all)...)
 		}

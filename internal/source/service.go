@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -39,8 +40,15 @@ func (c *compiled) serviceEndpoints(svc *corev1.Service, state clusterState, pro
 			eps = append(eps, g.endpointsFor(h, true)...)
 		}
 	}
-	if c.fqdnTemplate != nil && (c.CombineFQDNAndAnnotation || len(eps) == 0) {
-		for _, h := range c.templateHostnames(o, svc) {
+	// The templates, in external-dns v0.23's order: the --fqdn-target-template pairs, then the
+	// --fqdn-template names pointing at the service's own targets (template_targets.go).
+	typed := *svc // a shallow copy with its kind set, for templates reading .Kind
+	typed.TypeMeta = metav1.TypeMeta{APIVersion: "v1", Kind: "Service"}
+	if c.templatePassRuns(len(eps)) {
+		eps = append(eps, c.templatePairs(o, g.meta, &typed)...)
+	}
+	if c.fqdnTemplate != nil && c.templatePassRuns(len(eps)) {
+		for _, h := range c.templateHostnames(o, &typed) {
 			eps = append(eps, g.endpointsFor(h, false)...)
 		}
 	}

@@ -37,12 +37,13 @@ func TransportServerKind() source.Kind {
 }
 
 // kind builds a source kind whose resource label kind is its name ("f5-virtualserver/<ns>/<name>",
-// external-dns's spelling). --fqdn-template does not apply: external-dns v0.21 ignores it on these
-// kinds, and v0.23 gives its names only the targets of --target-template, which zonekeeper does not
-// implement, so neither publishes a template name.
+// external-dns's spelling). The templates apply as in external-dns v0.23 (v0.21 ignores all three on
+// these kinds): when the object made no record (it has no address yet, say) or with
+// --combine-fqdn-annotation, the --fqdn-target-template pairs, then the --fqdn-template names pointing
+// at the --target-template targets only; --fqdn-template alone therefore publishes nothing.
 func kind(name, apiKind string, gvr schema.GroupVersionResource, read func(*source.Object, *unstructured.Unstructured) ([]string, source.Targets, any, bool)) source.Kind {
 	kinds := func(source.Config) []source.CRDKind {
-		return []source.CRDKind{{GVR: gvr, Kind: apiKind, Label: name, Read: read, NoTemplate: true, TTLOnly: true}}
+		return []source.CRDKind{{GVR: gvr, Kind: apiKind, Label: name, Read: read, NoTemplate: true, TTLOnly: true, TargetTemplates: true, Unnamed: unnamed}}
 	}
 	return source.Kind{
 		Name:    name,
@@ -137,6 +138,19 @@ func targets(o *source.Object, specAddress string, st status) source.Targets {
 		t.Add(o, "status.vsAddress", st.VSAddress)
 	}
 	return t
+}
+
+// unnamed reports whether external-dns v0.23 makes a record with an empty name for a server: one F5 has
+// given an address but that names no host (no spec.host, no alias). Such a server gets no template
+// records there unless --combine-fqdn-annotation.
+func unnamed(view any) bool {
+	switch v := view.(type) {
+	case *virtualServerView:
+		return allocated(v.Status.VSAddress) && v.Spec.Host == ""
+	case *transportServerView:
+		return allocated(v.Status.VSAddress) && v.Spec.Host == ""
+	}
+	return false
 }
 
 // allocated reports whether a status.vsAddress says that F5 has set the virtual server up: not empty

@@ -138,12 +138,15 @@ func (s *Source) proxyEndpoints(u *unstructured.Unstructured, problems *source.P
 		return nil
 	}
 	targets, ok := s.targets(o, p)
-	if !ok || targets.Empty() {
+	if !ok {
 		return nil
 	}
 	resource := label + "/" + u.GetNamespace() + "/" + u.GetName()
 	var eps []*endpoint.Endpoint
 	for li, l := range p.Spec.Listeners {
+		if targets.Empty() {
+			break // no records from the virtual hosts; the templates below may still make some
+		}
 		for vi, vh := range l.virtualHosts() {
 			meta, ok := s.hostMeta(o, vh, resource, problems)
 			if !ok {
@@ -160,7 +163,10 @@ func (s *Source) proxyEndpoints(u *unstructured.Unstructured, problems *source.P
 			}
 		}
 	}
-	return eps
+	// --fqdn-target-template and --fqdn-template with --target-template, as external-dns v0.23 applies
+	// them to a Proxy (v0.21 does not): the Proxy's own annotations give the records' metadata.
+	p.SetGroupVersionKind(ProxyResource.GroupVersion().WithKind(proxyKind))
+	return o.ApplyTargetTemplates(o.Meta(resource), eps, p)
 }
 
 // hostMeta returns the record metadata of a virtual host: from the annotations of the VirtualServices

@@ -53,7 +53,7 @@ func crdKinds(cfg source.Config) []source.CRDKind {
 		for _, g := range groups(cfg) {
 			kinds = append(kinds, source.CRDKind{
 				GVR:  schema.GroupVersionResource{Group: g, Version: version, Resource: rk.resource},
-				Kind: rk.kind, Label: rk.label, Read: rk.read,
+				Kind: rk.kind, Label: rk.label, Read: rk.read, TargetTemplates: true,
 			})
 		}
 	}
