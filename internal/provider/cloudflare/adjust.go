@@ -22,7 +22,9 @@ import (
 //   - cloudflare/record-comment defaults to --cloudflare-record-comment;
 //   - cloudflare/tags are trimmed and sorted, and dropped when empty;
 //   - with Regional Services on, an A, AAAA or CNAME without cloudflare/region-key gets
-//     --cloudflare-region-key's ("" for none).
+//     --cloudflare-region-key's ("" for none);
+//   - with custom hostnames on, cloudflare/custom-hostname is sorted, and dropped from types other
+//     than A and CNAME (whose name's A or CNAME record carries the custom hostnames).
 //
 // A value that cannot be written (cloudflare-proxied: maybe) is kept; ApplyChanges rejects it with a
 // message naming the annotation. The argument is not modified.
@@ -53,6 +55,20 @@ func (p *Provider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoi
 		}
 		if _, ok := c.GetProviderSpecific(propRegionKey); !ok && p.regional() && slices.Contains(regionalTypes, c.RecordType) {
 			c.SetProviderSpecific(propRegionKey, p.cfg.RegionKey)
+		}
+		if v, ok := c.GetProviderSpecific(propCustomHostname); ok && p.cfg.CustomHostnames {
+			// Sorted, as Records lists them; only A and CNAME records have custom hostnames.
+			if hs := customHostnamesOf(v); len(hs) > 0 && slices.Contains(customTypes, c.RecordType) {
+				c.SetProviderSpecific(propCustomHostname, strings.Join(hs, ","))
+			} else {
+				c.DeleteProviderSpecific(propCustomHostname)
+			}
+		}
+		if c.RecordType == endpoint.RecordTypeTLSA {
+			// The digest is hex: compared in lower case, as Records lists it.
+			for i, t := range c.Targets {
+				c.Targets[i] = tlsaTarget(t)
+			}
 		}
 		if v, ok := c.GetProviderSpecific(propTags); ok {
 			if tags := parseTags(v); len(tags) > 0 {

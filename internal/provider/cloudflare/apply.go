@@ -33,6 +33,7 @@ type op struct {
 type change struct {
 	action provider.Action
 	ep     *endpoint.Endpoint
+	old    *endpoint.Endpoint // an update's current record set
 }
 
 // zoneOps are the ops of one zone, kept by kind in the order the batch endpoint applies them.
@@ -104,6 +105,7 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		if i < len(changes.UpdateOld) {
 			old = changes.UpdateOld[i]
 		}
+		list[ci].old = old
 		p.planSet(ci, old, e, zoneOf, index, rejected)
 	}
 	for _, e := range changes.Create {
@@ -129,6 +131,16 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 				key, _ = c.ep.GetProviderSpecific(propRegionKey)
 			}
 			wantRegional(ci, c.ep, key)
+		}
+	}
+
+	customWants := map[string][]customChange{}
+	if p.cfg.CustomHostnames {
+		for ci, c := range list {
+			z, ok := zoneFor(zs, c.ep.DNSName)
+			if cc, asks := customChangeOf(ci, c, c.old); ok && asks {
+				customWants[z.id] = append(customWants[z.id], cc)
+			}
 		}
 	}
 
@@ -161,6 +173,15 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 			}); err != nil {
 				failures = append(failures, fmt.Errorf("zone %s: %w", zo.zone.name, err))
 			}
+		}
+		// A change whose records were refused does not move its custom hostnames.
+		ccs := slices.DeleteFunc(customWants[zo.zone.id], func(cc customChange) bool { _, bad := rejected[cc.change]; return bad })
+		if err := p.applyCustom(ctx, zo.zone, ccs, func(ci int, err error) {
+			if _, seen := rejected[ci]; !seen {
+				rejected[ci] = err
+			}
+		}); err != nil {
+			failures = append(failures, fmt.Errorf("zone %s: %w", zo.zone.name, err))
 		}
 	}
 	if len(failures) > 0 {

@@ -55,6 +55,12 @@ type Config struct {
 	// and switches Regional Services on when set.
 	RegionalServices bool
 	RegionKey        string
+	// CustomHostnames (--cloudflare-custom-hostnames) keeps the custom hostnames (Cloudflare for SaaS)
+	// that the cloudflare-custom-hostname annotation names, created with
+	// CustomHostnamesMinTLSVersion and CustomHostnamesCertificateAuthority ("none": the API's choice).
+	CustomHostnames                     bool
+	CustomHostnamesMinTLSVersion        string
+	CustomHostnamesCertificateAuthority string
 	// BatchChangeSize (--batch-change-size) bounds the record changes of one batch request;
 	// BatchChangeInterval (--batch-change-interval) is the pause between two of one sync.
 	BatchChangeSize     int

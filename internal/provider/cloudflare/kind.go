@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/provider"
@@ -54,9 +55,9 @@ func (s *CloudflareFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&s.CloudflareRecordComment, "cloudflare-record-comment", s.CloudflareRecordComment, "comment of every record (per record: the cloudflare-record-comment annotation)")
 	fs.StringVar(&s.CloudflareRegionKey, "cloudflare-region-key", s.CloudflareRegionKey, "default region key of the regional hostnames of A, AAAA and CNAME names (per record: the cloudflare-region-key annotation); switches Regional Services on")
 	fs.BoolVar(&s.CloudflareRegionalServices, "cloudflare-regional-services", s.CloudflareRegionalServices, "keep a regional hostname (Regional Services) for each A, AAAA and CNAME name that has a region key")
-	fs.BoolVar(&s.CloudflareCustomHostnames, "cloudflare-custom-hostnames", s.CloudflareCustomHostnames, "refused when set: custom hostnames are not implemented by zonekeeper's cloudflare provider yet")
-	fs.StringVar(&s.CloudflareCustomHostnamesMinTLSVersion, "cloudflare-custom-hostnames-min-tls-version", s.CloudflareCustomHostnamesMinTLSVersion, "accepted at its default only: custom hostnames are not implemented yet")
-	fs.StringVar(&s.CloudflareCustomHostnamesCertificateAuthority, "cloudflare-custom-hostnames-certificate-authority", s.CloudflareCustomHostnamesCertificateAuthority, "accepted at its default only: custom hostnames are not implemented yet")
+	fs.BoolVar(&s.CloudflareCustomHostnames, "cloudflare-custom-hostnames", s.CloudflareCustomHostnames, "keep the custom hostnames (Cloudflare for SaaS) the cloudflare-custom-hostname annotation names, with the record as their origin")
+	fs.StringVar(&s.CloudflareCustomHostnamesMinTLSVersion, "cloudflare-custom-hostnames-min-tls-version", s.CloudflareCustomHostnamesMinTLSVersion, "minimum TLS version of new custom hostnames: 1.0, 1.1, 1.2 or 1.3")
+	fs.StringVar(&s.CloudflareCustomHostnamesCertificateAuthority, "cloudflare-custom-hostnames-certificate-authority", s.CloudflareCustomHostnamesCertificateAuthority, "certificate authority of new custom hostnames: google, ssl_com, lets_encrypt, or none (the API's choice)")
 	fs.IntVar(&s.CloudflareBatchChangeSize, "batch-change-size", s.CloudflareBatchChangeSize, "record changes per Cloudflare batch request (--provider=cloudflare; other providers batch by their own flags)")
 	fs.DurationVar(&s.CloudflareBatchChangeInterval, "batch-change-interval", s.CloudflareBatchChangeInterval, "pause between two Cloudflare batch requests of one sync (--provider=cloudflare)")
 	fs.Float64Var(&s.CloudflareRequestsPerSecond, "cloudflare-requests-per-second", s.CloudflareRequestsPerSecond, "Cloudflare API budget of this process per account (Cloudflare allows 1200 per 5 minutes); lowered on HTTP 429")
@@ -65,15 +66,15 @@ func (s *CloudflareFlags) bind(fs *flag.FlagSet) {
 // check refuses what is not implemented, naming the flag, and values out of range.
 func (s *CloudflareFlags) check() []error {
 	var errs []error
-	const notYet = "is not implemented by zonekeeper's cloudflare provider yet; use external-dns or its webhook for %s"
-	if s.CloudflareCustomHostnames {
-		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames: custom hostnames "+notYet, "custom hostnames"))
+	if !slices.Contains([]string{"1.0", "1.1", "1.2", "1.3"}, s.CloudflareCustomHostnamesMinTLSVersion) {
+		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames-min-tls-version=%s: must be 1.0, 1.1, 1.2 or 1.3", s.CloudflareCustomHostnamesMinTLSVersion))
+	} else if s.CloudflareCustomHostnamesMinTLSVersion != "1.0" && !s.CloudflareCustomHostnames {
+		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames-min-tls-version=%s needs --cloudflare-custom-hostnames", s.CloudflareCustomHostnamesMinTLSVersion))
 	}
-	if s.CloudflareCustomHostnamesMinTLSVersion != "1.0" {
-		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames-min-tls-version=%s: custom hostnames "+notYet, s.CloudflareCustomHostnamesMinTLSVersion, "custom hostnames"))
-	}
-	if s.CloudflareCustomHostnamesCertificateAuthority != "none" {
-		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames-certificate-authority=%s: custom hostnames "+notYet, s.CloudflareCustomHostnamesCertificateAuthority, "custom hostnames"))
+	if !slices.Contains([]string{"google", "ssl_com", "lets_encrypt", "none"}, s.CloudflareCustomHostnamesCertificateAuthority) {
+		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames-certificate-authority=%s: must be google, ssl_com, lets_encrypt or none", s.CloudflareCustomHostnamesCertificateAuthority))
+	} else if s.CloudflareCustomHostnamesCertificateAuthority != "none" && !s.CloudflareCustomHostnames {
+		errs = append(errs, fmt.Errorf("--cloudflare-custom-hostnames-certificate-authority=%s needs --cloudflare-custom-hostnames", s.CloudflareCustomHostnamesCertificateAuthority))
 	}
 	if s.CloudflareDNSRecordsPerPage < 1 || s.CloudflareDNSRecordsPerPage > MaxRecordsPerPage {
 		errs = append(errs, fmt.Errorf("--cloudflare-dns-records-per-page=%d: must be from 1 to %d", s.CloudflareDNSRecordsPerPage, MaxRecordsPerPage))
@@ -104,7 +105,10 @@ func (s *CloudflareFlags) start(_ context.Context, env provider.Env) (func(provi
 			Getenv: env.Getenv, DomainFilter: env.DomainFilter, ZoneIDFilter: env.ZoneIDFilter,
 			Proxied: s.CloudflareProxied, RecordsPerPage: s.CloudflareDNSRecordsPerPage, Comment: s.CloudflareRecordComment,
 			RegionalServices: s.CloudflareRegionalServices, RegionKey: s.CloudflareRegionKey,
-			BatchChangeSize: s.CloudflareBatchChangeSize, BatchChangeInterval: s.CloudflareBatchChangeInterval,
+			CustomHostnames:                     s.CloudflareCustomHostnames,
+			CustomHostnamesMinTLSVersion:        s.CloudflareCustomHostnamesMinTLSVersion,
+			CustomHostnamesCertificateAuthority: s.CloudflareCustomHostnamesCertificateAuthority,
+			BatchChangeSize:                     s.CloudflareBatchChangeSize, BatchChangeInterval: s.CloudflareBatchChangeInterval,
 			Accounts: accounts, Logger: env.Log,
 		})
 		if err != nil {

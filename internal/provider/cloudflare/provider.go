@@ -19,11 +19,12 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
-// recordTypes are the types the provider reads and writes (external-dns's Cloudflare set, without
-// TLSA, which zonekeeper's TXT registry does not map yet).
+// recordTypes are the types the provider reads and writes (external-dns v0.23's Cloudflare set). TLSA
+// is written as structured data (usage, selector, matching type, certificate) and read back from the
+// content with the digest in lower case, as v0.23 does.
 var recordTypes = []string{
 	endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT,
-	endpoint.RecordTypeMX, endpoint.RecordTypeNS, endpoint.RecordTypeSRV,
+	endpoint.RecordTypeMX, endpoint.RecordTypeNS, endpoint.RecordTypeSRV, endpoint.RecordTypeTLSA,
 }
 
 // proxiableTypes are the types Cloudflare can proxy.
@@ -46,6 +47,9 @@ type Provider struct {
 	// regionalByZone holds each zone's regional hostnames (hostname → region key) as last listed or
 	// written, with Regional Services on.
 	regionalByZone map[string]map[string]string
+	// customByZone holds each zone's custom hostnames as last listed or written, with custom hostnames
+	// on.
+	customByZone map[string]map[string]customHostname
 }
 
 // New checks the configuration and returns the provider. It makes no request.
@@ -96,9 +100,9 @@ func New(cfg Config) (*Provider, error) {
 }
 
 // Capabilities implements provider.Provider. Cloudflare serves stored wildcards; a record without a
-// TTL is written with TTL 1 ("automatic"). Proxying is for A, AAAA and CNAME records only, and
-// Regional Services and custom hostnames are not implemented: a record that asks for them is a
-// problem on its object.
+// TTL is written with TTL 1 ("automatic"). Proxying is for A, AAAA and CNAME records only; a region
+// key needs Regional Services and a custom hostname needs custom hostnames on: a record that asks
+// otherwise is a problem on its object.
 func (p *Provider) Capabilities() provider.Capabilities {
 	region := provider.PropertyLimit{Name: propRegionKey, RecordTypes: regionalTypes,
 		Reason: "regional hostnames are for A, AAAA and CNAME records only (cloudflare-region-key)"}
@@ -106,7 +110,7 @@ func (p *Provider) Capabilities() provider.Capabilities {
 		region = provider.PropertyLimit{Name: propRegionKey,
 			Reason: "cloudflare-region-key needs Regional Services on (--cloudflare-regional-services or --cloudflare-region-key)"}
 	}
-	return provider.Capabilities{
+	caps := provider.Capabilities{
 		RecordTypes: recordTypes,
 		Wildcards:   true,
 		DefaultTTL:  autoTTL,
@@ -114,9 +118,13 @@ func (p *Provider) Capabilities() provider.Capabilities {
 			{Name: propProxied, Off: []string{"false", "0", "f", "F", "FALSE", "False"}, RecordTypes: proxiableTypes,
 				Reason: "Cloudflare proxies A, AAAA and CNAME records only (cloudflare-proxied)"},
 			region,
-			{Name: propCustomHostname, Reason: "custom hostnames (cloudflare-custom-hostname) are not implemented by zonekeeper's cloudflare provider yet"},
 		},
 	}
+	if !p.cfg.CustomHostnames {
+		caps.Properties = append(caps.Properties, provider.PropertyLimit{Name: propCustomHostname,
+			Reason: "cloudflare-custom-hostname needs custom hostnames on (--cloudflare-custom-hostnames, with Cloudflare for SaaS)"})
+	}
+	return caps
 }
 
 // Probe implements provider.Prober: one page of one zone.
@@ -128,7 +136,7 @@ func (p *Provider) Probe(ctx context.Context) error {
 // Invalidate drops what was listed, so the next call lists the account again.
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
-	p.zones, p.index, p.regionalByZone = nil, nil, nil
+	p.zones, p.index, p.regionalByZone, p.customByZone = nil, nil, nil, nil
 	p.mu.Unlock()
 }
 

@@ -116,8 +116,21 @@ func storedOf(r dns.RecordResponse) (stored, bool) {
 		} else if r.Priority != 0 {
 			s.target = strconv.FormatInt(int64(r.Priority), 10) + " " + r.Content
 		}
+	case endpoint.RecordTypeTLSA:
+		// Cloudflare answers the digest in upper case; the endpoint's is lower case (as external-dns
+		// v0.23 reads it back).
+		s.target = tlsaTarget(r.Content)
 	}
 	return s, true
+}
+
+// tlsaTarget is a TLSA target with its digest in lower case and single spaces.
+func tlsaTarget(t string) string {
+	f := strings.Fields(t)
+	if len(f) == 4 {
+		f[3] = strings.ToLower(f[3])
+	}
+	return strings.Join(f, " ")
 }
 
 // srvTargetFromAPI gives an SRV target the final dot external-dns gives it.
@@ -154,6 +167,7 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	}
 	index := map[string]*zoneIndex{}
 	regional := map[string]map[string]string{}
+	custom := map[string]map[string]customHostname{}
 	var out []*endpoint.Endpoint
 	for _, z := range zs {
 		x, err := p.listRecords(ctx, z)
@@ -170,10 +184,18 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 			regional[z.id] = keys
 			withRegionKeys(eps, keys)
 		}
+		if p.cfg.CustomHostnames {
+			hs, err := p.listCustom(ctx, z)
+			if err != nil {
+				return nil, err
+			}
+			custom[z.id] = hs
+			withCustomHostnames(eps, hs)
+		}
 		out = append(out, eps...)
 	}
 	p.mu.Lock()
-	p.zones, p.index, p.regionalByZone = zs, index, regional
+	p.zones, p.index, p.regionalByZone, p.customByZone = zs, index, regional, custom
 	p.mu.Unlock()
 	endpoint.SortEndpoints(out)
 	return out, nil

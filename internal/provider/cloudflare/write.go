@@ -18,11 +18,24 @@ type write struct {
 	attrs
 }
 
-// content is what the API takes for the target: MX without its priority, SRV as data (no content).
+// content is what the API takes for the target: MX without its priority, SRV and TLSA as data (no
+// content: the API refuses TLSA sent as content).
 type content struct {
 	content  string
 	priority float64
 	srv      *dns.SRVRecordDataParam
+	tlsa     *dns.TLSARecordDataParam
+}
+
+// data is the structured value of an SRV or TLSA record, nil for the others.
+func (c content) data() any {
+	switch {
+	case c.srv != nil:
+		return *c.srv
+	case c.tlsa != nil:
+		return *c.tlsa
+	}
+	return nil
 }
 
 // contentOf splits a target into the API's fields. Errors name the target.
@@ -58,6 +71,22 @@ func contentOf(typ, target string) (content, error) {
 		return content{srv: &dns.SRVRecordDataParam{
 			Priority: cf.F(float64(n[0])), Weight: cf.F(float64(n[1])), Port: cf.F(float64(n[2])), Target: cf.F(host),
 		}}, nil
+	case endpoint.RecordTypeTLSA:
+		f := strings.Fields(target)
+		if len(f) != 4 {
+			return content{}, fmt.Errorf("TLSA target %q is not \"USAGE SELECTOR MATCHING-TYPE CERTIFICATE\"", target)
+		}
+		var n [3]uint64
+		for i := range n {
+			v, err := strconv.ParseUint(f[i], 10, 8)
+			if err != nil {
+				return content{}, fmt.Errorf("TLSA target %q: %q is not a number from 0 to 255", target, f[i])
+			}
+			n[i] = v
+		}
+		return content{tlsa: &dns.TLSARecordDataParam{
+			Usage: cf.F(float64(n[0])), Selector: cf.F(float64(n[1])), MatchingType: cf.F(float64(n[2])), Certificate: cf.F(strings.ToLower(f[3])),
+		}}, nil
 	}
 	return content{content: target}, nil
 }
@@ -69,8 +98,8 @@ func postParam(w write) dns.RecordBatchParamsPostUnion {
 		Name: cf.F(w.name), TTL: cf.F(dns.TTL(w.ttl)), Type: cf.F(dns.RecordBatchParamsPostsType(w.typ)),
 		Proxied: cf.F(w.proxied), Comment: cf.F(w.comment), Tags: cf.F[any](w.tags),
 	}
-	if c.srv != nil {
-		p.Data = cf.F[any](*c.srv)
+	if data := c.data(); data != nil {
+		p.Data = cf.F(data)
 	} else {
 		p.Content, p.Priority = cf.F(c.content), cf.F(c.priority)
 	}
@@ -84,8 +113,8 @@ func newBody(w write) dns.RecordNewParamsBody {
 		Name: cf.F(w.name), TTL: cf.F(dns.TTL(w.ttl)), Type: cf.F(dns.RecordNewParamsBodyType(w.typ)),
 		Proxied: cf.F(w.proxied), Comment: cf.F(w.comment), Tags: cf.F[any](w.tags),
 	}
-	if c.srv != nil {
-		b.Data = cf.F[any](*c.srv)
+	if data := c.data(); data != nil {
+		b.Data = cf.F(data)
 	} else {
 		b.Content, b.Priority = cf.F(c.content), cf.F(c.priority)
 	}
@@ -99,8 +128,8 @@ func updateBody(w write) dns.RecordUpdateParamsBody {
 		Name: cf.F(w.name), TTL: cf.F(dns.TTL(w.ttl)), Type: cf.F(dns.RecordUpdateParamsBodyType(w.typ)),
 		Proxied: cf.F(w.proxied), Comment: cf.F(w.comment), Tags: cf.F[any](w.tags),
 	}
-	if c.srv != nil {
-		b.Data = cf.F[any](*c.srv)
+	if data := c.data(); data != nil {
+		b.Data = cf.F(data)
 	} else {
 		b.Content, b.Priority = cf.F(c.content), cf.F(c.priority)
 	}
@@ -132,8 +161,15 @@ func putParam(id string, w write) dns.BatchPutUnionParam {
 	case endpoint.RecordTypeNS:
 		return dns.BatchPutNSRecordParam{ID: rid, NSRecordParam: dns.NSRecordParam{Name: name, TTL: ttl,
 			Type: cf.F(dns.NSRecordTypeNS), Content: body, Proxied: proxied, Comment: comment, Tags: tags}}
+	case endpoint.RecordTypeTLSA:
+		var data dns.TLSARecordDataParam
+		if c.tlsa != nil {
+			data = *c.tlsa
+		}
+		return dns.BatchPutTLSARecordParam{ID: rid, TLSARecordParam: dns.TLSARecordParam{Name: name, TTL: ttl,
+			Type: cf.F(dns.TLSARecordTypeTLSA), Data: cf.F(data), Proxied: proxied, Comment: comment, Tags: tags}}
 	}
-	// SRV, the last of recordTypes.
+	// SRV, the one type of recordTypes left.
 	var data dns.SRVRecordDataParam
 	if c.srv != nil {
 		data = *c.srv
