@@ -122,7 +122,7 @@ build_external_dns_next() {
 }
 
 apt_install etcd-server bind9 bind9-utils bind9-dnsutils pdns-server pdns-backend-sqlite3 sqlite3 dnsperf \
-  krb5-kdc krb5-admin-server podman runc
+  krb5-kdc krb5-admin-server podman runc qemu-user-static
 # podman for the image test (test/image): runc (crun fails on this kernel's cgroups), and no default
 # ulimits (the build machines refuse raising them).
 if [ ! -e /etc/containers/containers.conf ]; then
@@ -130,6 +130,8 @@ if [ ! -e /etc/containers/containers.conf ]; then
   printf '[containers]\ndefault_ulimits = []\n' | $sudo tee /etc/containers/containers.conf >/dev/null
 fi
 ln -sf /usr/bin/podman "$CACHE/podman"
+# qemu-user-static runs the arm64 image's binary (test/image); binfmt_misc is not needed for that.
+ln -sf /usr/bin/qemu-aarch64-static "$CACHE/qemu-aarch64-static"
 ln -sf /usr/bin/etcd "$CACHE/etcd"
 ln -sf /usr/sbin/named "$CACHE/named"
 # MIT Kerberos KDC for the GSS-TSIG tests (internal/testbed/kerberos.go)

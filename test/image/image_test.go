@@ -37,7 +37,8 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) st
 // distroless stage, FROM scratch because no registry is reachable here), and runs the README's quickstart
 // in it as uid 65532 with a read-only root filesystem, no capabilities and no network: it prints the
 // quickstart's zone; `zonekeeper version` reports the stamped version; the chart's default image is the
-// one `make image` tags.
+// one `make image` tags. The same image for linux/arm64, and the manifest list of both, are checked by
+// checkArm64Image (arm64_test.go).
 func TestImageRunsTheQuickstart(t *testing.T) {
 	podman := testbed.Binary(t, "podman")
 	ctx := t.TempDir()
@@ -74,6 +75,7 @@ func TestImageRunsTheQuickstart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("image %s bytes; static binary %d bytes (make build: -s -w, CGO_ENABLED=0)", size, bin.Size())
+	checkArm64Image(t, podman, rt, ctx, tag)
 
 	makefile, err := os.ReadFile(repo("Makefile"))
 	if err != nil {
