@@ -36,10 +36,12 @@ func TestLeaderKilledFollowerTakesOver(t *testing.T) {
 	e := startEnv(t)
 	bin := buildZonekeeper(t)
 	const lease = 4 * time.Second
-	start := func(name string) (*exec.Cmd, *testbed.LogBuffer) {
+	start := func(name string) (*exec.Cmd, *testbed.LogBuffer, string) {
 		out := &testbed.LogBuffer{}
+		metrics := fmt.Sprintf("127.0.0.1:%d", testbed.FreePort(t))
 		cmd := exec.Command(bin, "--kubeconfig="+e.kube.Kubeconfig, "--source=ingress", "--provider=coredns",
-			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync", "--metrics-address=",
+			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync", "--metrics-address="+metrics,
+			"--interval=1h", // no resync inside the idle window below
 			"--leader-elect", "--leader-elect-namespace=default", fmt.Sprintf("--leader-elect-lease-duration=%s", lease),
 			"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
 		cmd.Env = append(os.Environ(), "ETCD_URLS="+e.dnsEtcd.Endpoint)
@@ -54,12 +56,12 @@ func TestLeaderKilledFollowerTakesOver(t *testing.T) {
 				t.Logf("%s log:\n%s", name, tail(out.String(), 4000))
 			}
 		})
-		return cmd, out
+		return cmd, out, metrics
 	}
 	e.createIngress(t, ingress("first", "default", nil, "first.example.com"), "192.0.2.90")
-	leader, leaderLog := start("leader")
+	leader, leaderLog, _ := start("leader")
 	e.expectAnswer(t, converge, "first.example.com", dns.TypeA, "192.0.2.90")
-	_, followerLog := start("follower")
+	follower, followerLog, followerMetrics := start("follower")
 	testbed.Eventually(t, converge, "follower follows", func() error {
 		if !strings.Contains(followerLog.String(), "Following the leader") {
 			return fmt.Errorf("not yet")
@@ -77,4 +79,6 @@ func TestLeaderKilledFollowerTakesOver(t *testing.T) {
 	e.createIngress(t, ingress("second", "default", nil, "second.example.com"), "192.0.2.91")
 	e.expectAnswer(t, lease+3*time.Second, "second.example.com", dns.TypeA, "192.0.2.91")
 	t.Logf("published %s after the leader was killed (lease %s)", time.Since(killed).Round(10*time.Millisecond), lease)
+	// Issue 11: after the takeover the new leader is idle again (no reconcile, CPU at baseline).
+	t.Logf("new leader idle: %.3f CPU-s per minute", expectReplicaIdle(t, "new leader", follower.Process.Pid, followerMetrics, 20*time.Second))
 }

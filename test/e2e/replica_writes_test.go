@@ -37,14 +37,15 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 	const lease = 4 * time.Second
 
 	type replica struct {
-		name string
-		cmd  *exec.Cmd
-		log  *testbed.LogBuffer
+		name    string
+		cmd     *exec.Cmd
+		log     *testbed.LogBuffer
+		metrics string
 	}
 	start := func(name string) *replica {
-		r := &replica{name: name, log: &testbed.LogBuffer{}}
+		r := &replica{name: name, log: &testbed.LogBuffer{}, metrics: fmt.Sprintf("127.0.0.1:%d", testbed.FreePort(t))}
 		r.cmd = exec.Command(bin, "--kubeconfig="+kube.Kubeconfig, "--source=service", "--provider=aws",
-			"--domain-filter="+awsZone, "--txt-owner-id=e2e", "--policy=sync", "--interval=1h", "--metrics-address=",
+			"--domain-filter="+awsZone, "--txt-owner-id=e2e", "--policy=sync", "--interval=1h", "--metrics-address="+r.metrics,
 			"--log-format=json", "--leader-elect", "--leader-elect-namespace=default",
 			fmt.Sprintf("--leader-elect-lease-duration=%s", lease), "--leader-elect-renew-deadline=3s",
 			"--leader-elect-retry-period=500ms")
@@ -176,4 +177,14 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 		t.Errorf("replica b never led and wrote (terms %v, writes %v): the partition tested nothing", terms, writes)
 	}
 	t.Logf("writes per replica %v, terms %v (the Lease deleted %d times), %d record sets", writes, terms, deletions, len(want))
+
+	// Issue 11: after the partition and the Lease deletions both replicas are idle again: no reconcile,
+	// no call to Route 53, CPU at baseline.
+	calls := len(srv.Calls())
+	for _, r := range []*replica{a, b} {
+		t.Logf("replica %s idle: %.3f CPU-s per minute", r.name, expectReplicaIdle(t, "replica "+r.name, r.cmd.Process.Pid, r.metrics, 20*time.Second))
+	}
+	if n := len(srv.Calls()) - calls; n != 0 {
+		t.Errorf("%d Route 53 calls while both replicas should idle", n)
+	}
 }
