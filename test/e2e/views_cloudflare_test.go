@@ -159,3 +159,87 @@ func (e *env) setServiceHostnames(t testing.TB, svc interface{ GetName() string 
 		t.Fatalf("update service %s: %v", svc.GetName(), err)
 	}
 }
+
+// Cloudflare throttles for a minute with Retry-After: 60 (issue 13 item 4) while the split horizon's
+// objects change: the internal view (CoreDNS) keeps converging, the Cloudflare view waits the pause
+// out instead of spinning (a handful of requests in the minute), the process never exits, and
+// Cloudflare converges once the window ends. Reports the figures.
+func TestSplitHorizonCloudflareLongRetryAfter(t *testing.T) {
+	e := startEnv(t)
+	emu := cloudflareemu.New(cloudflareemu.Options{})
+	hs := httptest.NewServer(emu)
+	t.Cleanup(hs.Close)
+	if _, err := emu.Seed(cloudflareemu.Seed{Zones: []cloudflareemu.SeedZone{{Name: "example.com"}}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CLOUDFLARE_BASE_URL", hs.URL+cloudflareemu.APIPrefix)
+	t.Setenv("CF_API_TOKEN", "x")
+	svc := e.createService(t, annotated(loadBalancer("web", "default", nil), "hostname", "www.example.com"), "192.168.1.50")
+	z := e.start(t, "--source=service", "--txt-owner-id=home", "--policy=sync",
+		"--view=internal", "--view=external", "--view-provider=external=cloudflare", "--view-targets=external=public",
+		"--public-ip=203.0.113.7")
+	internal := func(name, want string, within time.Duration) {
+		t.Helper()
+		testbed.Eventually(t, within, "internal "+name+" = "+want, func() error {
+			_, got, err := query(e.coredns.Addr, "", "udp", name, dns.TypeA)
+			if err != nil {
+				return err
+			}
+			if strings.Join(got, ",") != want {
+				return fmt.Errorf("CoreDNS answers %v", got)
+			}
+			return nil
+		})
+	}
+	external := func(within time.Duration, names ...string) {
+		t.Helper()
+		testbed.Eventually(t, within, "Cloudflare holds "+strings.Join(names, ", "), func() error {
+			got := map[string]bool{}
+			for _, line := range cloudflareZone(emu) {
+				got[line] = true
+			}
+			for _, n := range names {
+				if !got[fmt.Sprintf(`A %s 203.0.113.7 ttl=1 comment=""`, n)] {
+					return fmt.Errorf("no %s in %v", n, cloudflareZone(emu))
+				}
+			}
+			return nil
+		})
+	}
+	calls := func() int {
+		n := 0
+		for _, c := range emu.Counters().Calls {
+			n += c
+		}
+		return n
+	}
+	internal("www.example.com", "192.168.1.50", converge)
+	external(converge, "www.example.com")
+
+	const window = 60 * time.Second
+	if err := emu.AddFault(cloudflareemu.Fault{Status: 429, Duration: window, RetryAfter: 60}); err != nil {
+		t.Fatal(err)
+	}
+	start, before, cpu := time.Now(), calls(), processCPU(t)
+	svc = e.setServiceIP(t, svc, "192.168.1.51")
+	e.setServiceHostnames(t, svc, "www.example.com,api.example.com")
+	internal("www.example.com", "192.168.1.51", 20*time.Second)
+	internal("api.example.com", "192.168.1.51", 20*time.Second)
+	internalTook := time.Since(start)
+
+	time.Sleep(time.Until(start.Add(window - 2*time.Second)))
+	during, cpuDuring := calls()-before, processCPU(t)-cpu
+	if during > 10 {
+		t.Errorf("%d Cloudflare requests while it asked for a 60 s pause, want a handful", during)
+	}
+	if !z.running() {
+		t.Fatalf("zonekeeper exited during the throttling:\n%s", tail(z.log.String(), 4000))
+	}
+	if strings.Contains(strings.Join(cloudflareZone(emu), "\n"), "api.example.com") {
+		t.Errorf("Cloudflare took a write while it answered 429")
+	}
+	external(90*time.Second, "www.example.com", "api.example.com")
+	after := time.Since(start) - window
+	t.Logf("Retry-After 60 s for 60 s: internal view converged in %s; %d Cloudflare requests in the window; %.2f CPU-s in it (this process); Cloudflare converged %s after the window",
+		internalTook.Round(100*time.Millisecond), during, cpuDuring.Seconds(), after.Round(100*time.Millisecond))
+}
