@@ -196,3 +196,11 @@ func TestFQDNTargetTemplateOnNodesAndPods(t *testing.T) {
 		expectEndpoints(t, got, tc.want...)
 	}
 }
+
+// TestIsIPv6CountsMappedAddresses: external-dns (v0.21 and v0.23) classifies an IPv4-mapped IPv6
+// address as IPv6 (an AAAA target); zonekeeper's isIPv6 used to say false for it.
+func TestIsIPv6CountsMappedAddresses(t *testing.T) {
+	r := run(t, Config{FQDNTargetTemplate: `{{if isIPv6 "::ffff:192.0.2.1"}}mapped.example.com:10.0.0.1{{end}},` +
+		`{{if not (isIPv4 "::ffff:192.0.2.1")}}not4.example.com:10.0.0.2{{end}}`}, templateService("svc", nil))
+	expectEndpoints(t, r.Endpoints, "mapped.example.com A 10.0.0.1 res=service/default/svc", "not4.example.com A 10.0.0.2 res=service/default/svc")
+}
