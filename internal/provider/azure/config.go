@@ -95,16 +95,21 @@ func (c FileConfig) CloudConfiguration() (cloud.Configuration, error) {
 // Credential picks the login external-dns picks, in its order: a client secret (aadClientId and
 // aadClientSecret, neither "msi"), workload identity, managed identity (user-assigned when
 // userAssignedIdentityID is set).
+//
+// With AzureStackCloud, instance discovery is off: MSAL would otherwise ask login.microsoftonline.com
+// to vouch for the custom authority host (external-dns leaves it on, so it needs that host reachable).
 func (c FileConfig) Credential(opts azcore.ClientOptions) (azcore.TokenCredential, string, error) {
+	noDiscovery := strings.EqualFold(c.Cloud, "AzureStackCloud")
 	switch {
 	case c.ClientID != "" && c.ClientSecret != "" && !strings.EqualFold(c.ClientID, "msi") && !strings.EqualFold(c.ClientSecret, "msi"):
 		if c.TenantID == "" {
 			return nil, "", fmt.Errorf("azure.json: a client secret login needs tenantId")
 		}
-		cred, err := azidentity.NewClientSecretCredential(c.TenantID, c.ClientID, c.ClientSecret, &azidentity.ClientSecretCredentialOptions{ClientOptions: opts})
+		cred, err := azidentity.NewClientSecretCredential(c.TenantID, c.ClientID, c.ClientSecret, &azidentity.ClientSecretCredentialOptions{ClientOptions: opts, DisableInstanceDiscovery: noDiscovery})
 		return cred, "client secret", err
 	case c.UseWorkloadIdentityExtension:
-		cred, err := azidentity.NewWorkloadIdentityCredential(&azidentity.WorkloadIdentityCredentialOptions{ClientOptions: opts, TenantID: c.TenantID, ClientID: c.ClientID})
+		cred, err := azidentity.NewWorkloadIdentityCredential(&azidentity.WorkloadIdentityCredentialOptions{ClientOptions: opts, TenantID: c.TenantID, ClientID: c.ClientID,
+			DisableInstanceDiscovery: noDiscovery})
 		return cred, "workload identity", err
 	case c.UseManagedIdentityExtension:
 		o := azidentity.ManagedIdentityCredentialOptions{ClientOptions: opts}

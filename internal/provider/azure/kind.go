@@ -71,6 +71,9 @@ func (s *AzureFlags) check() []error {
 }
 
 func (s *AzureFlags) start(name string, private bool, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
+	if env.TLS.CertFile != "" || env.TLS.KeyFile != "" {
+		return nil, fmt.Errorf("--provider=%s: --tls-client-cert and --tls-client-cert-key are not used with Azure (its logins are in azure.json)", name)
+	}
 	if len(env.ZoneIDFilter) > 0 {
 		return nil, fmt.Errorf("--provider=%s: --zone-id-filter is not supported yet (use --domain-filter)", name)
 	}
@@ -84,7 +87,8 @@ func (s *AzureFlags) start(name string, private bool, env provider.Env) (func(pr
 		return nil, err
 	}
 	return func(provider.View) (provider.Provider, error) {
-		p, err := New(Config{Private: private, File: file, DomainFilter: df, MaxRetries: s.AzureMaxRetriesCount, ZonesCacheDuration: s.AzureZonesCacheDuration})
+		p, err := New(Config{Private: private, File: file, DomainFilter: df, MaxRetries: s.AzureMaxRetriesCount, ZonesCacheDuration: s.AzureZonesCacheDuration,
+			CAFile: env.TLS.CAFile})
 		if err != nil {
 			return nil, fmt.Errorf("--provider=%s: %w", name, err)
 		}

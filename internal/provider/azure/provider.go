@@ -5,7 +5,11 @@ package azure
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
+	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -38,7 +42,10 @@ type Config struct {
 	// ZonesCacheDuration is --azure-zones-cache-duration: how long the zone list is reused (0: listed
 	// on every call, as external-dns's default).
 	ZonesCacheDuration time.Duration
-	// Transport replaces azcore's HTTP client (tests: the emulator's test CA).
+	// CAFile (--tls-ca) verifies Azure's endpoints instead of the system roots (Azure Stack, the
+	// emulator).
+	CAFile string
+	// Transport replaces azcore's HTTP client (tests).
 	Transport policy.Transporter
 	// Now replaces the clock of the zone cache.
 	Now func() time.Time
@@ -69,6 +76,11 @@ func New(cfg Config) (*Provider, error) {
 	cl, err := cfg.File.CloudConfiguration()
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Transport == nil && cfg.CAFile != "" {
+		if cfg.Transport, err = caTransport(cfg.CAFile); err != nil {
+			return nil, err
+		}
 	}
 	opts := azcore.ClientOptions{Cloud: cl, Transport: cfg.Transport, Retry: policy.RetryOptions{MaxRetries: int32(cfg.MaxRetries)}}
 	if cfg.MaxRetries == 0 {
@@ -242,4 +254,18 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		return &provider.ApplyError{Rejected: rejected}
 	}
 	return nil
+}
+
+// caTransport is an HTTP client that trusts only the CA file's certificates.
+func caTransport(path string) (*http.Client, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-ca: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		return nil, fmt.Errorf("--tls-ca %s: no PEM certificate in it", path)
+	}
+	return &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment,
+		TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}, nil
 }

@@ -2,6 +2,10 @@ package azure
 
 import (
 	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +104,52 @@ func TestMaxRetries(t *testing.T) {
 	}
 	if _, err := New(Config{MaxRetries: -1}); err == nil || !strings.Contains(err.Error(), "--azure-maxretries-count") {
 		t.Fatalf("negative retries: %v", err)
+	}
+}
+
+// TestAzureStackCloudWithCAFile logs in and lists with nothing but the AzureStackCloud azure.json
+// and the emulator's CA as --tls-ca: no proxy and no custom transport. This works because instance
+// discovery is off for AzureStackCloud; with it on, MSAL would ask login.microsoftonline.com.
+func TestAzureStackCloudWithCAFile(t *testing.T) {
+	ca, err := azurednsemu.NewTestCA(azurednsemu.DefaultTLSHosts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emu := azurednsemu.New(azurednsemu.Options{Credentials: []azurednsemu.Credential{{TenantID: "t", ClientID: "c", ClientSecret: "s"}}})
+	if err := emu.AddZone(false, testSub, testRG, "example.com"); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(emu)
+	ts.TLS = ca.ServerTLS()
+	ts.StartTLS()
+	defer ts.Close()
+	dir := t.TempDir()
+	caFile, cfgFile := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "azure.json")
+	if err := os.WriteFile(caFile, ca.CertPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]string{"cloud": "AzureStackCloud", "tenantId": "t", "subscriptionId": testSub, "resourceGroup": testRG,
+		"aadClientId": "c", "aadClientSecret": "s", "activeDirectoryAuthorityHost": ts.URL + "/", "resourceManagerEndpoint": ts.URL + "/",
+		"resourceManagerAudience": "https://management.core.windows.net/"})
+	if err := os.WriteFile(cfgFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := LoadConfig(cfgFile, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(Config{File: f, CAFile: caFile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.ApplyChanges(context.Background(), &plan.Changes{Create: []*endpoint.Endpoint{endpoint.NewWithTTL("www.example.com", "A", 60, "192.0.2.1")}}); err != nil {
+		t.Fatal(err)
+	}
+	c := emu.Counters()
+	if c.Calls[azurednsemu.OpAADInstanceDiscovery] != 0 || c.Calls[azurednsemu.OpAADToken] != 1 || c.Calls[azurednsemu.OpRecordSetsCreateOrUpdate] != 1 {
+		t.Fatalf("calls %v: want a login without instance discovery and one write", c.Calls)
+	}
+	if _, err := New(Config{File: f, CAFile: cfgFile}); err == nil || !strings.Contains(err.Error(), "--tls-ca") {
+		t.Fatalf("a CA file without a certificate: %v", err)
 	}
 }
