@@ -153,6 +153,13 @@ func TestAzureMatchesExternalDNS(t *testing.T) {
 				if !zkRecs[want] || !zkRecs["example.com m2 A ttl=600 10.61.0.3"] || !zkRecs["example.com ttl A ttl=120 10.61.0.2"] {
 					t.Fatalf("zonekeeper did not write the services' records: %v", zkRecs)
 				}
+				// Intended difference (docs/migration.md): zonekeeper's AzureStackCloud login skips instance
+				// discovery, which external-dns sends to login.microsoftonline.com (here: the proxy).
+				if zkCalls.Calls[azurednsemu.OpAADInstanceDiscovery] != 0 || edCalls.Calls[azurednsemu.OpAADInstanceDiscovery] == 0 ||
+					ed.proxy.Tunnels()[emuproxy.AzureLoginHost+":443"] == 0 {
+					t.Errorf("instance discovery: zonekeeper %d calls, external-dns %d calls and %v tunnels; want none from zonekeeper only",
+						zkCalls.Calls[azurednsemu.OpAADInstanceDiscovery], edCalls.Calls[azurednsemu.OpAADInstanceDiscovery], ed.proxy.Tunnels())
+				}
 				t.Logf("%d record sets identical; calls: external-dns %v (total %d), zonekeeper %v (total %d)",
 					len(zkRecs), edCalls.Calls, edCalls.Total, zkCalls.Calls, zkCalls.Total)
 				for _, run := range []struct {
