@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
@@ -101,6 +102,13 @@ func checkViewOptionKinds(cfg *config.Config, specs []*view.Spec, kinds []provid
 	if len(names) == 0 {
 		return nil
 	}
+	// --view-subnets is read by the built-in server alone; elsewhere it would be dropped without a word.
+	for i, s := range specs {
+		if s != nil && len(s.Subnets) > 0 && kinds[i].Name != "builtin" {
+			return fmt.Errorf("--view-subnets=%s=%s: view %s is published by the %s provider; only the built-in server (--provider=builtin) chooses a view by the client's address",
+				s.Name, joinPrefixes(s.Subnets), s.Name, kinds[i].Name)
+		}
+	}
 	for _, k := range providerkinds.All(&cfg.Settings) {
 		for _, o := range k.ViewOptions {
 			byView, err := o.ByView(names)
@@ -125,4 +133,13 @@ func noViewsError(cfg config.Config, k provider.Kind, names []string, fromFlag b
 		return fmt.Errorf("--provider=%s: %s (views %s; give all but one of them another provider with --view-provider=NAME=KIND)", cfg.Provider, k.NoViews, list)
 	}
 	return fmt.Errorf("--view-provider: views %s are all published by the %s provider, which holds one view: %s", list, k.Name, k.NoViews)
+}
+
+// joinPrefixes writes subnets as --view-subnets takes them.
+func joinPrefixes(ps []netip.Prefix) string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return strings.Join(out, ",")
 }

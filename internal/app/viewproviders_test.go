@@ -38,6 +38,8 @@ func TestViewProviderRefusals(t *testing.T) {
 			"views a and b both write etcd prefix /skydns/: give each view its own with --view-coredns-prefix"},
 		{[]string{"--provider=coredns", "--view=internal", "--view=external", "--view-provider=external=cloudflare", "--view-coredns-prefix=external=/external/"},
 			"--view-coredns-prefix=external=/external/: view external is published by the cloudflare provider, which does not read this coredns setting"},
+		{[]string{"--provider=coredns", "--view=internal", "--view-coredns-prefix=internal=/skydns/", "--view-subnets=internal=10.0.0.0/8"},
+			"--view-subnets=internal=10.0.0.0/8: view internal is published by the coredns provider; only the built-in server (--provider=builtin) chooses a view by the client's address"},
 		{[]string{"plan", "--provider=inmemory", "--view=a", "--view-provider=a=builtin"},
 			"zonekeeper plan: --view-provider names builtin, which keeps its records in the running zonekeeper only"},
 	} {
