@@ -185,8 +185,10 @@ func TestAWSServerErrorsThenThrottling(t *testing.T) {
 	if during5xx["ListResourceRecordSets"] > 2 {
 		t.Errorf("zones listed %d times while every call failed", during5xx["ListResourceRecordSets"])
 	}
-	if n := during5xx["ListHostedZones"] + during5xx["ChangeResourceRecordSets"]; n == 0 || n > 60 {
-		t.Errorf("%d probes and writes in %s of 5xx, want a bounded backoff (1..60): %v", n, fault, during5xx)
+	// 33 on an idle machine (11 backoff steps x 3 SDK attempts); 51-66 seen at load average 20+ with
+	// three e2e tests at a time. A hot loop makes thousands.
+	if n := during5xx["ListHostedZones"] + during5xx["ChangeResourceRecordSets"]; n == 0 || n > 120 {
+		t.Errorf("%d probes and writes in %s of 5xx, want a bounded backoff (1..120): %v", n, fault, during5xx)
 	}
 
 	// Idle: no call and no reconcile.
