@@ -209,3 +209,29 @@ _files.tpl) or read from the environment with secretKeyRef.
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/* The azure providers' flags, for provider.name azure or azure-private-dns. */}}
+{{- define "zonekeeper.azureArgs" -}}
+{{- if has (include "zonekeeper.providerName" .) (list "azure" "azure-private-dns") }}
+{{- with .Values.azure }}
+{{- if .configSecretRef.name }}
+- {{ printf "--azure-config-file=/etc/zonekeeper/azure/%s" (required "azure.configSecretRef.key is required" .configSecretRef.key) | quote }}
+{{- end }}
+{{- with .resourceGroup }}
+- {{ printf "--azure-resource-group=%s" . | quote }}
+{{- end }}
+{{- with .subscriptionId }}
+- {{ printf "--azure-subscription-id=%s" . | quote }}
+{{- end }}
+{{- with .userAssignedIdentityClientId }}
+- {{ printf "--azure-user-assigned-identity-client-id=%s" . | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .zonesCacheDuration) }}
+- {{ printf "--azure-zones-cache-duration=%v" .zonesCacheDuration | quote }}
+{{- end }}
+{{- if not (kindIs "invalid" .maxRetriesCount) }}
+- {{ printf "--azure-maxretries-count=%d" (int .maxRetriesCount) | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}

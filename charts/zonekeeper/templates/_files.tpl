@@ -8,6 +8,15 @@ Secret and ConfigMap, so zonekeeper's RBAC needs no access to either.
 
 {{- define "zonekeeper.fileVolumes" -}}
 {{- $provider := include "zonekeeper.providerName" . }}
+{{- if and (has $provider (list "azure" "azure-private-dns")) .Values.azure.configSecretRef.name }}
+- name: azure-config
+  secret:
+    secretName: {{ .Values.azure.configSecretRef.name }}
+    defaultMode: 0440
+    items:
+      - key: {{ required "azure.configSecretRef.key is required" .Values.azure.configSecretRef.key }}
+        path: {{ .Values.azure.configSecretRef.key }}
+{{- end }}
 {{- if and (eq $provider "google") .Values.google.serviceAccountSecretRef.name }}
 - name: google-credentials
   secret:
@@ -66,6 +75,11 @@ Secret and ConfigMap, so zonekeeper's RBAC needs no access to either.
 
 {{- define "zonekeeper.fileVolumeMounts" -}}
 {{- $provider := include "zonekeeper.providerName" . }}
+{{- if and (has $provider (list "azure" "azure-private-dns")) .Values.azure.configSecretRef.name }}
+- name: azure-config
+  mountPath: /etc/zonekeeper/azure
+  readOnly: true
+{{- end }}
 {{- if and (eq $provider "google") .Values.google.serviceAccountSecretRef.name }}
 - name: google-credentials
   mountPath: /etc/zonekeeper/google
