@@ -35,9 +35,9 @@ type azureDiffEmulator struct {
 	caFile  string
 }
 
-func newAzureDiffEmulator(t *testing.T, ca *emuproxy.CA, private bool) *azureDiffEmulator {
+func newAzureDiffEmulator(t *testing.T, ca *emuproxy.CA, private bool, pageSize int) *azureDiffEmulator {
 	t.Helper()
-	srv := azurednsemu.New(azurednsemu.Options{PageSize: 5, Credentials: []azurednsemu.Credential{{TenantID: "diff-tenant", ClientID: "diff-client", ClientSecret: "diff-secret"}}})
+	srv := azurednsemu.New(azurednsemu.Options{PageSize: pageSize, Credentials: []azurednsemu.Credential{{TenantID: "diff-tenant", ClientID: "diff-client", ClientSecret: "diff-secret"}}})
 	if err := srv.AddZone(private, azureDiffSub, azureDiffRG, "example.com"); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,8 @@ func TestAzureMatchesExternalDNS(t *testing.T) {
 		for _, prov := range []string{"azure", "azure-private-dns"} {
 			t.Run(peer.Version+"/"+prov, func(t *testing.T) {
 				private := prov == "azure-private-dns"
-				ed, zk := newAzureDiffEmulator(t, ca, private), newAzureDiffEmulator(t, ca, private)
+				// Pages of 5, so that both tools follow nextLink.
+				ed, zk := newAzureDiffEmulator(t, ca, private, 5), newAzureDiffEmulator(t, ca, private, 5)
 				flags := func(emu *azureDiffEmulator) []string {
 					return []string{"--provider=" + prov, "--azure-config-file=" + emu.cfgFile, "--source=service", "--registry=txt",
 						"--txt-owner-id=diff", "--txt-prefix=reg-%{record_type}.", "--policy=sync", "--domain-filter=example.com",
