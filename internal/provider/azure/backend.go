@@ -17,10 +17,14 @@ type recordSet struct {
 	auto    bool // registered by a virtual network link (private zones): never to be changed
 }
 
+// zoneRef is one zone of the resource group: its name, and its ARM resource id, which --zone-id-filter
+// matches.
+type zoneRef struct{ name, id string }
+
 // backend is what the provider needs from Azure DNS or Azure Private DNS: the zones of the resource
 // group, their record sets, and one-set writes (the API has no batch).
 type backend interface {
-	zones(ctx context.Context) ([]string, error)
+	zones(ctx context.Context) ([]zoneRef, error)
 	recordSets(ctx context.Context, zone string) ([]recordSet, error)
 	put(ctx context.Context, zone string, rs recordSet) error
 	remove(ctx context.Context, zone, name, typ string) error

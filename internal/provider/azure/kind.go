@@ -74,9 +74,6 @@ func (s *AzureFlags) start(name string, private bool, env provider.Env) (func(pr
 	if env.TLS.CertFile != "" || env.TLS.KeyFile != "" {
 		return nil, fmt.Errorf("--provider=%s: --tls-client-cert and --tls-client-cert-key are not used with Azure (its logins are in azure.json)", name)
 	}
-	if len(env.ZoneIDFilter) > 0 {
-		return nil, fmt.Errorf("--provider=%s: --zone-id-filter is not supported yet (use --domain-filter)", name)
-	}
 	file, err := LoadConfig(s.AzureConfigFile, Overrides{SubscriptionID: s.AzureSubscriptionID, ResourceGroup: s.AzureResourceGroup,
 		UserAssignedIdentityClientID: s.AzureUserAssignedIdentityClientID})
 	if err != nil {
@@ -87,7 +84,7 @@ func (s *AzureFlags) start(name string, private bool, env provider.Env) (func(pr
 		return nil, err
 	}
 	return func(provider.View) (provider.Provider, error) {
-		p, err := New(Config{Private: private, File: file, DomainFilter: df, MaxRetries: s.AzureMaxRetriesCount, ZonesCacheDuration: s.AzureZonesCacheDuration,
+		p, err := New(Config{Private: private, File: file, DomainFilter: df, ZoneIDFilter: env.ZoneIDFilter, MaxRetries: s.AzureMaxRetriesCount, ZonesCacheDuration: s.AzureZonesCacheDuration,
 			CAFile: env.TLS.CAFile})
 		if err != nil {
 			return nil, fmt.Errorf("--provider=%s: %w", name, err)

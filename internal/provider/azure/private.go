@@ -20,8 +20,8 @@ type privateDNS struct {
 
 func (b *privateDNS) types() []string { return []string{"A", "AAAA", "CNAME", "MX", "TXT"} }
 
-func (b *privateDNS) zones(ctx context.Context) ([]string, error) {
-	var out []string
+func (b *privateDNS) zones(ctx context.Context) ([]zoneRef, error) {
+	var out []zoneRef
 	for p := b.zc.NewListByResourceGroupPager(b.rg, nil); p.More(); {
 		page, err := p.NextPage(ctx)
 		if err != nil {
@@ -29,7 +29,7 @@ func (b *privateDNS) zones(ctx context.Context) ([]string, error) {
 		}
 		for _, z := range page.Value {
 			if z != nil && z.Name != nil {
-				out = append(out, strings.ToLower(*z.Name))
+				out = append(out, zoneRef{name: strings.ToLower(*z.Name), id: deref(z.ID)})
 			}
 		}
 	}

@@ -37,6 +37,9 @@ type Config struct {
 	File FileConfig
 	// DomainFilter selects the zones (by name) and the names written.
 	DomainFilter plan.DomainFilter
+	// ZoneIDFilter (--zone-id-filter) keeps the zones whose ARM resource id ends with one of its
+	// values, as external-dns matches it ("/subscriptions/…/dnszones/example.com", or just its tail).
+	ZoneIDFilter []string
 	// MaxRetries is --azure-maxretries-count, azcore's retry count (429 with Retry-After, 5xx).
 	MaxRetries int
 	// ZonesCacheDuration is --azure-zones-cache-duration: how long the zone list is reused (0: listed
@@ -136,8 +139,8 @@ func (p *Provider) zones(ctx context.Context) ([]string, error) {
 	}
 	var out []string
 	for _, z := range all {
-		if !p.cfg.DomainFilter.IsConfigured() || p.cfg.DomainFilter.Match(z) {
-			out = append(out, z)
+		if (!p.cfg.DomainFilter.IsConfigured() || p.cfg.DomainFilter.Match(z.name)) && zoneIDMatches(p.cfg.ZoneIDFilter, z.id) {
+			out = append(out, z.name)
 		}
 	}
 	sort.Strings(out)
@@ -268,4 +271,18 @@ func caTransport(path string) (*http.Client, error) {
 	}
 	return &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment,
 		TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}, nil
+}
+
+// zoneIDMatches is external-dns's zone id filter: no filter (or one empty value) keeps every zone;
+// otherwise the id must end with one of the values.
+func zoneIDMatches(filter []string, id string) bool {
+	if len(filter) == 0 || (len(filter) == 1 && filter[0] == "") {
+		return true
+	}
+	for _, f := range filter {
+		if f != "" && strings.HasSuffix(id, f) {
+			return true
+		}
+	}
+	return false
 }

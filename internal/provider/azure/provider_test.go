@@ -153,3 +153,33 @@ func TestAzureStackCloudWithCAFile(t *testing.T) {
 		t.Fatalf("a CA file without a certificate: %v", err)
 	}
 }
+
+// TestZoneIDFilter: --zone-id-filter keeps the zones whose ARM resource id ends with one of its values,
+// as external-dns matches it (the full id, or its tail); the other zone's records are not listed.
+func TestZoneIDFilter(t *testing.T) {
+	emu, client, path := emulator(t, azurednsemu.Options{})
+	for _, z := range []string{"example.com", "example.org"} {
+		if err := emu.AddZone(false, testSub, testRG, z); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		filter []string
+		want   string
+	}{
+		{nil, "example.com,example.org"},
+		{[]string{""}, "example.com,example.org"},
+		{[]string{"/dnszones/example.org"}, "example.org"},
+		{[]string{"/subscriptions/" + testSub + "/resourceGroups/" + testRG + "/providers/Microsoft.Network/dnszones/example.com"}, "example.com"},
+		{[]string{"/dnszones/example.net"}, ""},
+	} {
+		p := newTestProvider(t, client, path, Config{ZoneIDFilter: c.filter})
+		zones, err := p.zones(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(zones, ","); got != c.want {
+			t.Errorf("--zone-id-filter=%q: zones %q, want %q", c.filter, got, c.want)
+		}
+	}
+}

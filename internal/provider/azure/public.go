@@ -19,8 +19,8 @@ type publicDNS struct {
 
 func (b *publicDNS) types() []string { return []string{"A", "AAAA", "CNAME", "MX", "NS", "TXT"} }
 
-func (b *publicDNS) zones(ctx context.Context) ([]string, error) {
-	var out []string
+func (b *publicDNS) zones(ctx context.Context) ([]zoneRef, error) {
+	var out []zoneRef
 	for p := b.zc.NewListByResourceGroupPager(b.rg, nil); p.More(); {
 		page, err := p.NextPage(ctx)
 		if err != nil {
@@ -28,7 +28,7 @@ func (b *publicDNS) zones(ctx context.Context) ([]string, error) {
 		}
 		for _, z := range page.Value {
 			if z != nil && z.Name != nil {
-				out = append(out, strings.ToLower(*z.Name))
+				out = append(out, zoneRef{name: strings.ToLower(*z.Name), id: deref(z.ID)})
 			}
 		}
 	}
