@@ -1,0 +1,67 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+)
+
+// BenchmarkIdleResync is the cost of one full resync when nothing changed since the last one: what
+// Run does on its --interval tick (refreshProvider, then RunOnce) with --provider-cache-time set, so
+// the registry answers from its cache. The sources' endpoints, the cached records and the plan over
+// everything; nothing is sent. cpu-s/op is user+system CPU of the whole process per resync, the
+// garbage collector's background work included.
+func BenchmarkIdleResync(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("endpoints=%d", n), func(b *testing.B) {
+			eps := make([]*endpoint.Endpoint, n)
+			for i := range eps {
+				eps[i] = a(fmt.Sprintf("host-%d.example.com", i), fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255+1), fmt.Sprintf("ingress/default/app-%d", i))
+			}
+			src := &listSource{eps: eps}
+			reg, err := txt.New(inmemory.New("example.com"), txt.Config{OwnerID: "bench", CacheInterval: time.Hour})
+			if err != nil {
+				b.Fatal(err)
+			}
+			settings := Settings{OwnerID: "bench", Policy: plan.PolicySync, ProviderCacheTime: time.Hour}
+			c := New(src, reg, settings, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			ctx := context.Background()
+			if _, err := c.RunOnce(ctx); err != nil { // initial sync
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := processCPU(b)
+			for i := 0; i < b.N; i++ {
+				c.refreshProvider(ctx)
+				out, err := c.RunOnce(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if out.Changes.HasChanges() {
+					b.Fatalf("idle resync %d planned %d changes", i, out.Changes.Len())
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric((processCPU(b)-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+		})
+	}
+}
+
+// processCPU is the user+system CPU time the process has used so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
