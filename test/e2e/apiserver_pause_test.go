@@ -57,4 +57,25 @@ func TestAPIServerPauseKeepsRecords(t *testing.T) {
 	if !z.running() {
 		t.Fatal("zonekeeper exited")
 	}
+
+	// Back to baseline: the 5 s resyncs go on, but they write nothing and cost little CPU.
+	changes := func() float64 {
+		_, body, err := z.get("/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metricSum(body, "zonekeeper_changes_applied_total")
+	}
+	time.Sleep(3 * time.Second)
+	const quiet = 15 * time.Second
+	applied, cpu := changes(), processCPU(t)
+	time.Sleep(quiet)
+	perMinute := (processCPU(t) - cpu).Seconds() * float64(time.Minute) / float64(quiet)
+	if n := changes() - applied; n != 0 {
+		t.Errorf("%.0f changes applied in %s after the pause, with nothing changing", n, quiet)
+	}
+	if perMinute > 3 {
+		t.Errorf("%.2f CPU-seconds per minute after the pause (resyncs every 5 s over 6 Services)", perMinute)
+	}
+	t.Logf("after the pause: no write in %s, %.3f CPU-s per minute with a resync every 5 s", quiet, perMinute)
 }
