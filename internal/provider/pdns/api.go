@@ -7,6 +7,8 @@ type zoneInfo struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 	Kind string `json:"kind"`
+	// Serial is the zone's SOA serial, which the list gives for every zone in one call: the zone probe.
+	Serial int64 `json:"serial"`
 }
 
 // zoneData is GET /servers/{id}/zones/{zone_id}.
@@ -14,6 +16,9 @@ type zoneData struct {
 	ID     string  `json:"id"`
 	Name   string  `json:"name"`
 	RRsets []rrset `json:"rrsets"`
+	Serial int64   `json:"serial"`
+	// SOAEditAPI is the zone's SOA-EDIT-API setting: empty means API writes leave the serial as it is.
+	SOAEditAPI string `json:"soa_edit_api"`
 }
 
 // rrset is one record set, as read and as sent in a PATCH. In a PATCH, TTL is always sent (REPLACE

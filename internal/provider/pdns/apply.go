@@ -22,9 +22,21 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	if changes == nil || len(changes.Create)+len(changes.UpdateNew)+len(changes.Delete) == 0 {
 		return nil
 	}
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	p.mu.Lock()
+	p.probed, p.hasProbed = nil, false // our writes move serials: the probe's list is out of date
+	p.mu.Unlock()
 	zones, err := p.zones(ctx)
 	if err != nil {
 		return err
+	}
+	// A cached zone whose serial moved since it was read was changed behind our back: drop it, so that
+	// the next probe reports it and the next listing reads it.
+	for _, z := range zones {
+		if _, ok := p.cached(z); !ok {
+			p.forget(z.id)
+		}
 	}
 	var rejected []provider.RejectedChange
 	batches := map[string]*zoneBatch{}
@@ -61,13 +73,26 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	}
 	for _, id := range order {
 		b := batches[id]
+		var refused []provider.RejectedChange
 		for _, chunk := range p.chunks(b.ordered()) {
 			r, err := p.send(ctx, b.zone, chunk)
 			if err != nil {
+				// What was applied is unknown: read the written zones again next time.
+				p.forget(order...)
 				return err
 			}
-			rejected = append(rejected, r...)
+			refused = append(refused, r...)
 		}
+		if len(refused) > 0 {
+			// Part of the zone's changes applied: read it again rather than track which.
+			p.forget(id)
+		} else {
+			p.writeThrough(id, b.units)
+		}
+		rejected = append(rejected, refused...)
+	}
+	if len(order) > 0 {
+		p.serialsAfterWrite(ctx, zones, order)
 	}
 	if len(rejected) > 0 {
 		return &provider.ApplyError{Rejected: rejected}
@@ -157,4 +182,39 @@ func (p *Provider) patch(ctx context.Context, z zone, units []*unit) error {
 		body.RRsets[i] = u.rrset
 	}
 	return p.api.do(ctx, "PATCH", p.api.zonePath(z.id), body, nil)
+}
+
+// serialsAfterWrite reads the zone list once more after the PATCHes and keeps each written zone's new
+// serial, so that our own writes are not taken for drift. A write made by someone else between our
+// PATCH and this read is missed by the probe (milliseconds; the relisting period catches it). When the
+// list cannot be read, the written zones are dropped from the cache instead.
+func (p *Provider) serialsAfterWrite(ctx context.Context, before []zone, written []string) {
+	p.mu.Lock()
+	empty := p.cache == nil
+	p.mu.Unlock()
+	if empty {
+		return
+	}
+	after, err := p.zones(ctx)
+	if err != nil {
+		p.forget(written...)
+		return
+	}
+	serialOf := func(zs []zone, id string) (int64, bool) {
+		for _, z := range zs {
+			if z.id == id {
+				return z.serial, true
+			}
+		}
+		return 0, false
+	}
+	for _, id := range written {
+		was, ok1 := serialOf(before, id)
+		now, ok2 := serialOf(after, id)
+		if !ok1 || !ok2 {
+			p.forget(id)
+			continue
+		}
+		p.afterWrite(id, was, now)
+	}
 }

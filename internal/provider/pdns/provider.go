@@ -6,13 +6,16 @@ package pdns
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
-// Provider reads and writes record sets of the managed zones of one PowerDNS server. It keeps no state
-// between calls: every call lists the zones it needs.
+// Provider reads and writes record sets of the managed zones of one PowerDNS server. Every call lists
+// the zones (one GET, with their SOA serials); the zones' rrsets are cached with their serial and kept
+// in step with its own writes, so a zone is read again only when its serial moved (see CheckZones).
 type Provider struct {
 	api      *client
 	filter   domainFilter
@@ -20,6 +23,17 @@ type Provider struct {
 	// isolateByMessage lets a 422 naming one rrset split that rrset off directly instead of bisecting;
 	// tests turn it off to exercise the bisection.
 	isolateByMessage bool
+	now              func() time.Time
+
+	// opMu serialises Records, ApplyChanges and CheckZones, which read and update the cache.
+	opMu sync.Mutex
+	mu   sync.Mutex
+	// cache holds each managed zone's rrsets by zone id; nil until the first listing.
+	cache map[string]*zoneCache
+	// probed is the zone list the last CheckZones read, which the next Records uses instead of
+	// reading it again (the controller lists right after probing); hasProbed says it is there.
+	probed    []zone
+	hasProbed bool
 }
 
 // New checks the configuration and returns the provider. It makes no request: an unreachable server
@@ -44,6 +58,7 @@ func New(cfg Config) (*Provider, error) {
 		maxPatch: cfg.MaxPatchBytes,
 
 		isolateByMessage: true,
+		now:              time.Now,
 	}, nil
 }
 

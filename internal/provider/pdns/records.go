@@ -11,18 +11,28 @@ import (
 // Records implements provider.Provider: one endpoint per record set of the managed zones, names
 // without the trailing dot, ALIAS listed as CNAME (as external-dns). SOA, the apex NS (the zone's own delegation, not ours to manage), types
 // the provider does not handle, and disabled records are left out.
+//
+// The zone list (one GET, or the one CheckZones just read) gives every zone's SOA serial; a zone read
+// before whose serial is unchanged is taken from the cache, the others are read (one GET each).
 func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
-	zones, err := p.zones(ctx)
+	p.opMu.Lock()
+	defer p.opMu.Unlock()
+	zones, err := p.listZones(ctx)
 	if err != nil {
 		return nil, err
 	}
+	p.keepOnly(zones)
 	var out []*endpoint.Endpoint
 	for _, z := range zones {
-		var data zoneData
-		if err := p.api.do(ctx, "GET", p.api.zonePath(z.id), nil, &data); err != nil {
-			return nil, fmt.Errorf("reading zone %s: %w", z.name, err)
+		rrsets, ok := p.cached(z)
+		if !ok {
+			var data zoneData
+			if err := p.api.do(ctx, "GET", p.api.zonePath(z.id), nil, &data); err != nil {
+				return nil, fmt.Errorf("reading zone %s: %w", z.name, err)
+			}
+			rrsets = p.store(z, data)
 		}
-		for _, rs := range data.RRsets {
+		for _, rs := range rrsets {
 			if e := p.endpointOf(zones, z, rs); e != nil {
 				out = append(out, e)
 			}

@@ -11,6 +11,8 @@ import (
 type zone struct {
 	id   string
 	name string
+	// serial is the SOA serial the zone list gave.
+	serial int64
 }
 
 // domainFilter holds --domain-filter, normalised; empty means every name.
@@ -70,7 +72,7 @@ func (f domainFilter) managedZones(all []zoneInfo) []zone {
 		if id == "" {
 			id = z.Name
 		}
-		out = append(out, zone{id: id, name: name})
+		out = append(out, zone{id: id, name: name, serial: z.Serial})
 	}
 	return out
 }
