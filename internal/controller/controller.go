@@ -7,6 +7,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"log/slog"
 	"slices"
 	"sync"
@@ -80,6 +81,9 @@ type Controller struct {
 	// trigger and firstEvent describe the next reconcile to the observer; Run sets them.
 	trigger    Trigger
 	firstEvent time.Time
+	// idle is the last complete plan that changed nothing; hashSeed seeds the hash of its input.
+	idle     idleMemo
+	hashSeed maphash.Seed
 
 	// running is held by Run; events is fed by the one handler registered with the source.
 	running    sync.Mutex
@@ -106,6 +110,7 @@ func New(src source.Source, reg registry.Registry, settings Settings, log *slog.
 		now:      time.Now,
 		reported: newReportedSet(),
 		retries:  newRetryBook(),
+		hashSeed: maphash.MakeSeed(),
 	}
 }
 
@@ -178,27 +183,43 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		}
 		filter = filter.And(pf)
 	}
-	current, err := c.registry.Records(ctx)
+	adjusted, hash, skip, err := c.idleCheck(ctx, res, filter)
+	if err != nil {
+		report.Stage = "provider"
+		return Outcome{}, fmt.Errorf("adjusting endpoints: %w", err)
+	}
+	if skip {
+		return c.idleOutcome(res, report), nil
+	}
+	c.idle.valid = false
+	current, serial, mutations, memoable, err := c.records(ctx)
 	unreadable, partial := provider.AsUnreadableZones(err)
 	if err != nil && !partial {
 		report.Stage = "registry"
 		return Outcome{}, err
 	}
+	memoable = memoable && !partial
 	desired := res.Endpoints
 	if partial {
 		// What an unreadable zone holds is unknown: plan nothing there, create nothing, delete nothing.
 		report.UnreadableZones = unreadable.Names()
 		c.reportUnreadable(unreadable)
 		desired, current = withoutCovered(desired, unreadable), withoutCovered(current, unreadable)
+		adjusted = nil // adjusted before the unreadable zones were known
 	} else {
 		c.reportUnreadable(nil)
 	}
 	report.Current = len(current)
-	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
+	if adjusted != nil {
+		desired = adjusted
+	} else if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
 		if desired, err = adj.AdjustEndpoints(ctx, desired); err != nil {
 			report.Stage = "provider"
 			return Outcome{}, fmt.Errorf("adjusting endpoints: %w", err)
 		}
+	}
+	if memoable && adjusted == nil {
+		hash = desiredHash(c.hashSeed, desired, res.Unreadable) // before the plan reads them
 	}
 	result := plan.Calculate(plan.Input{
 		Desired:            desired,
@@ -230,6 +251,10 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	out := Outcome{Changes: changes, Problems: problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
 		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard, UnreadableZones: report.UnreadableZones}
 	if !changes.HasChanges() {
+		if memoable && !result.Changes.HasChanges() && len(refused) == 0 && len(c.retries.entries) == 0 && c.guardRecheck.IsZero() {
+			c.idle = idleMemo{valid: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
+				current: len(current), result: result}
+		}
 		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
 		return out, nil
 	}

@@ -30,6 +30,8 @@ type Registry struct {
 	opMu  sync.Mutex   // serialises provider calls
 	mu    sync.RWMutex // guards state
 	state *state       // nil: nothing cached
+	// listings counts the listings installed as the cache; each state carries its number.
+	listings uint64
 }
 
 // New returns a TXT registry over p.
@@ -78,22 +80,29 @@ func (r *Registry) Mapper() Mapper { return r.mapper }
 // When the provider could list some zones only (*provider.UnreadableZonesError), the records of the
 // others are cached and returned together with that error, until the next listing.
 func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
-	if eps, partial, ok := r.foldIfFresh(); ok {
-		return eps, partial
+	eps, _, _, err := r.RecordsWithGeneration(ctx)
+	return eps, err
+}
+
+// RecordsWithGeneration is Records together with the generation (see Generation) of the cache the
+// records were folded from, read under the same lock.
+func (r *Registry) RecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error) {
+	if eps, s, partial, ok := r.foldIfFresh(); ok {
+		return eps, s.serial, s.mutations, partial
 	}
 	r.opMu.Lock()
 	defer r.opMu.Unlock()
 	// Another caller may have listed while we waited.
-	if eps, partial, ok := r.foldIfFresh(); ok {
-		return eps, partial
+	if eps, s, partial, ok := r.foldIfFresh(); ok {
+		return eps, s.serial, s.mutations, partial
 	}
 	s, err := r.load(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
 	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
-	return r.fold(s), s.partial
+	return r.fold(s), s.serial, s.mutations, s.partial
 }
 
 // CheckZones asks the provider to probe its zones (provider.ZoneProber) and drops the cache when any
@@ -147,13 +156,28 @@ func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint
 	return provider.Wrapped{Provider: r.provider}.AdjustEndpoints(ctx, eps)
 }
 
-func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, error, bool) {
+// Generation tells, without listing or copying anything, which version of the cache the next Records
+// would fold: serial changes with every listing, mutations with every change applied to the cache
+// (ApplyChanges). ok is false when Records would list the provider instead (nothing cached, the cache
+// is older than Config.CacheInterval, or the last listing left zones out): then nothing is known.
+// The controller compares generations to skip replanning what cannot have changed.
+func (r *Registry) Generation() (serial, mutations uint64, ok bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	s := r.state
+	if s == nil || s.partial != nil || r.interval <= 0 || r.now().Sub(s.loadedAt) >= r.interval {
+		return 0, 0, false
+	}
+	return s.serial, s.mutations, true
+}
+
+func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, *state, error, bool) {
 	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
 	if r.state == nil || r.interval <= 0 || r.now().Sub(r.state.loadedAt) >= r.interval {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return r.fold(r.state), r.state.partial, true
+	return r.fold(r.state), r.state, r.state.partial, true
 }
 
 // load lists the provider and installs the listing as the cache, a partial one too (its state keeps
@@ -169,6 +193,8 @@ func (r *Registry) load(ctx context.Context) (*state, error) {
 		s.partial = partial
 	}
 	r.mu.Lock()
+	r.listings++
+	s.serial = r.listings
 	r.state = s
 	r.mu.Unlock()
 	return s, nil

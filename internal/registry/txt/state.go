@@ -34,6 +34,10 @@ type state struct {
 	pos     map[endpoint.Key]int
 	dirty   map[string]bool
 	removed map[endpoint.Key]bool // keys removed since the last fold (an update may put them back)
+
+	// serial numbers the listing this state was built from; mutations counts the changes applied to
+	// it since. Together they tell a caller whether Records would return anything new (Generation).
+	serial, mutations uint64
 }
 
 func cacheKey(name, recordType, setID string) endpoint.Key {
@@ -64,6 +68,7 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 	}
 	s.byName[k.DNSName][k] = struct{}{}
 	s.dirty[k.DNSName] = true
+	s.mutations++
 }
 
 func (s *state) remove(e *endpoint.Endpoint) {
@@ -75,11 +80,13 @@ func (s *state) remove(e *endpoint.Endpoint) {
 	}
 	s.dirty[k.DNSName] = true
 	s.removed[k] = true
+	s.mutations++
 }
 
 // touch marks a name to be folded again (its ownership TXT changed).
 func (s *state) touch(name string) {
 	s.dirty[strings.ToLower(strings.TrimSuffix(name, "."))] = true
+	s.mutations++
 }
 
 // ownershipTXT returns the ownership TXT stored at a name, or nil.

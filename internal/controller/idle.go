@@ -1,0 +1,135 @@
+package controller
+
+import (
+	"context"
+	"encoding/binary"
+	"hash/maphash"
+	"reflect"
+	"slices"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// generationReader is implemented by registries that can tell, without listing or copying, which
+// version of their cache the next Records would return (txt.Registry.Generation).
+type generationReader interface {
+	Generation() (serial, mutations uint64, ok bool)
+	RecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error)
+}
+
+// idleMemo remembers what the last complete plan that changed nothing was made of. A reconcile whose
+// desired endpoints (as adjusted by the provider) hash the same, against the same version of the
+// registry's cache and the same domain filter, would compute the same plan again: nothing to do, the
+// same conflicts, mismatches and held changes. It is skipped; an idle resync then costs the sources'
+// endpoints and a hash instead of a copy of every cached record and a plan over everything.
+type idleMemo struct {
+	valid             bool
+	desired           uint64
+	serial, mutations uint64
+	filter            plan.DomainFilter
+	current           int
+	result            plan.Result
+}
+
+// desiredHash hashes everything of the desired endpoints the plan reads, and what the sources could
+// not read (the plan keeps those records).
+func desiredHash(seed maphash.Seed, eps []*endpoint.Endpoint, unreadable []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	str := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	num := func(n int64) {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], uint64(n))
+		h.Write(b[:])
+	}
+	num(int64(len(eps)))
+	var keys []string
+	for _, e := range eps {
+		str(e.DNSName)
+		str(e.RecordType)
+		str(e.SetIdentifier)
+		num(int64(e.RecordTTL))
+		num(int64(len(e.Targets)))
+		for _, t := range e.Targets {
+			str(t)
+		}
+		keys = keys[:0]
+		for k := range e.Labels {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		num(int64(len(keys)))
+		for _, k := range keys {
+			str(k)
+			str(e.Labels[k])
+		}
+		num(int64(len(e.ProviderSpecific)))
+		for _, p := range e.ProviderSpecific {
+			str(p.Name)
+			str(p.Value)
+		}
+	}
+	num(int64(len(unreadable)))
+	for _, u := range unreadable {
+		str(u)
+	}
+	return h.Sum64()
+}
+
+// idleCheck is the part of a reconcile before the registry is read. It returns the desired endpoints
+// adjusted by the provider and their hash when the memo is worth testing, and whether the plan would
+// be the same as the memo's (skip). The memo is only tested while no retry or settling delete is due
+// (those make the same inputs plan differently as time passes).
+func (c *Controller) idleCheck(ctx context.Context, res source.Result, filter plan.DomainFilter) (adjusted []*endpoint.Endpoint, hash uint64, skip bool, err error) {
+	gr, ok := c.registry.(generationReader)
+	if !ok || !c.idle.valid || len(c.retries.entries) > 0 || !c.guardRecheck.IsZero() {
+		return nil, 0, false, nil
+	}
+	serial, mutations, ok := gr.Generation()
+	if !ok || serial != c.idle.serial || mutations != c.idle.mutations || !reflect.DeepEqual(filter, c.idle.filter) {
+		return nil, 0, false, nil
+	}
+	adjusted = res.Endpoints
+	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
+		if adjusted, err = adj.AdjustEndpoints(ctx, adjusted); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	hash = desiredHash(c.hashSeed, adjusted, res.Unreadable)
+	return adjusted, hash, hash == c.idle.desired, nil
+}
+
+// records reads the registry's records and, when it can tell, the generation of the cache they were
+// folded from (ok false: unknown, nothing may be remembered).
+func (c *Controller) records(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, ok bool, err error) {
+	gr, ok := c.registry.(generationReader)
+	if !ok {
+		eps, err = c.registry.Records(ctx)
+		return eps, 0, 0, false, err
+	}
+	eps, serial, mutations, err = gr.RecordsWithGeneration(ctx)
+	return eps, serial, mutations, true, err
+}
+
+// idleOutcome is what the skipped reconcile would have returned and reported: nothing to change, and
+// the memo's conflicts, mismatches and held changes (reported again: only new ones are logged).
+func (c *Controller) idleOutcome(res source.Result, report *Report) Outcome {
+	m := c.idle
+	c.reportUnreadable(nil)
+	c.reportConflicts(m.result.Conflicts)
+	c.reportOwnerMismatches(m.result.OwnerMismatches)
+	c.reportHeld(m.result.HeldByPolicy)
+	changes := &plan.Changes{}
+	report.Current = m.current
+	report.Changes, report.Conflicts, report.OwnerMismatches = changes, m.result.Conflicts, m.result.OwnerMismatches
+	report.HeldByPolicy = m.result.HeldByPolicy
+	c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", m.current, "replanned", false)
+	return Outcome{Changes: changes, Problems: slices.Clip(res.Problems), Conflicts: m.result.Conflicts,
+		OwnerMismatches: m.result.OwnerMismatches, HeldByPolicy: m.result.HeldByPolicy}
+}

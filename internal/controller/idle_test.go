@@ -1,0 +1,162 @@
+package controller
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+)
+
+// readCountingRegistry is the TXT registry counting the calls that copy its whole cache.
+type readCountingRegistry struct {
+	*txt.Registry
+	reads int
+}
+
+func (r *readCountingRegistry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
+	r.reads++
+	return r.Registry.Records(ctx)
+}
+
+func (r *readCountingRegistry) RecordsWithGeneration(ctx context.Context) ([]*endpoint.Endpoint, uint64, uint64, error) {
+	r.reads++
+	return r.Registry.RecordsWithGeneration(ctx)
+}
+
+func newIdleController(t *testing.T, src *listSource, cacheInterval time.Duration) (*Controller, *readCountingRegistry, *inmemory.Provider) {
+	t.Helper()
+	p := inmemory.New("example.com")
+	reg, err := txt.New(p, txt.Config{OwnerID: "test", CacheInterval: cacheInterval})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := &readCountingRegistry{Registry: reg}
+	c := New(src, cr, Settings{OwnerID: "test", Policy: plan.PolicySync, ProviderCacheTime: time.Hour},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return c, cr, p
+}
+
+func mustRun(t *testing.T, c *Controller) Outcome {
+	t.Helper()
+	out, err := c.RunOnce(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestIdleResyncDoesNotReplan: once a plan changed nothing, a run with the same desired endpoints
+// against the same cache neither copies the registry's records nor plans again, and returns what the
+// plan did (here a conflict between two objects).
+func TestIdleResyncDoesNotReplan(t *testing.T) {
+	src := &listSource{}
+	src.set(nil, a("web.example.com", "192.0.2.1", "service/default/web"),
+		a("shared.example.com", "192.0.2.2", "ingress/default/one"),
+		a("shared.example.com", "192.0.2.3", "ingress/default/two"))
+	c, reg, _ := newIdleController(t, src, time.Hour)
+	if out := mustRun(t, c); len(out.Changes.Create) != 2 {
+		t.Fatalf("first run: %+v", out.Changes)
+	}
+	c.Resync()               // as Run does at its start: the resyncs below trust the cache for ProviderCacheTime
+	planned := mustRun(t, c) // lists, plans, finds nothing to do, remembers
+	if planned.Changes.HasChanges() || len(planned.Conflicts) != 1 {
+		t.Fatalf("second run: changes %+v conflicts %v", planned.Changes, planned.Conflicts)
+	}
+	before := reg.reads
+	for range 3 {
+		c.refreshProvider(context.Background())
+		out := mustRun(t, c)
+		if out.Changes == nil || out.Changes.HasChanges() || !reflect.DeepEqual(out.Conflicts, planned.Conflicts) {
+			t.Fatalf("idle run: changes %+v conflicts %v, want none and %v", out.Changes, out.Conflicts, planned.Conflicts)
+		}
+	}
+	if reg.reads != before {
+		t.Fatalf("idle runs read the registry's records %d times, want 0", reg.reads-before)
+	}
+}
+
+// TestIdleResyncStillPlansRealChanges: an object that changed, a record changed out of band once the
+// cache is listed again, and a rejected change whose retry is due are all planned.
+func TestIdleResyncStillPlansRealChanges(t *testing.T) {
+	ctx := context.Background()
+	src := &listSource{}
+	src.set(nil, a("web.example.com", "192.0.2.1", "service/default/web"))
+	c, reg, p := newIdleController(t, src, time.Hour)
+	now := time.Now()
+	c.now = func() time.Time { return now }
+	mustRun(t, c)
+	mustRun(t, c)
+
+	t.Run("object changed", func(t *testing.T) {
+		src.set(nil, a("web.example.com", "192.0.2.9", "service/default/web"))
+		if out := mustRun(t, c); len(out.Changes.UpdateNew) != 1 || out.Changes.UpdateNew[0].Targets[0] != "192.0.2.9" {
+			t.Fatalf("changed address not planned: %+v", out.Changes)
+		}
+		mustRun(t, c)
+		// A label only (the resource an endpoint names) is part of what is compared, too.
+		src.set(nil, a("web.example.com", "192.0.2.9", "service/default/web"), a("api.example.com", "192.0.2.4", "service/default/api"))
+		if out := mustRun(t, c); len(out.Changes.Create) != 1 {
+			t.Fatalf("new object not planned: %+v", out.Changes)
+		}
+		mustRun(t, c)
+	})
+	t.Run("record deleted out of band", func(t *testing.T) {
+		recs, _ := p.Records(ctx)
+		var gone []*endpoint.Endpoint
+		for _, e := range recs {
+			if e.DNSName == "web.example.com" && e.RecordType == endpoint.RecordTypeA {
+				gone = append(gone, e)
+			}
+		}
+		if err := p.ApplyChanges(ctx, &plan.Changes{Delete: gone}); err != nil || len(gone) != 1 {
+			t.Fatalf("deleting behind the controller's back: %v (%d)", err, len(gone))
+		}
+		if out := mustRun(t, c); out.Changes.HasChanges() {
+			t.Fatalf("the cache is trusted within its time, yet %+v", out.Changes)
+		}
+		c.Resync() // the next listing sees it
+		before := reg.reads
+		if out := mustRun(t, c); len(out.Changes.Create) != 1 || out.Changes.Create[0].DNSName != "web.example.com" || reg.reads != before+1 {
+			t.Fatalf("record deleted out of band not recreated: %+v", out.Changes)
+		}
+		mustRun(t, c)
+	})
+	t.Run("retry due", func(t *testing.T) {
+		src.set(nil, a("web.example.com", "192.0.2.9", "service/default/web"), a("api.example.com", "192.0.2.4", "service/default/api"),
+			a("outside.example.org", "192.0.2.5", "ingress/default/stray"))
+		if out := mustRun(t, c); out.Rejected != 1 {
+			t.Fatalf("the out-of-zone record was not rejected: %+v", out)
+		}
+		if out := mustRun(t, c); out.Changes.HasChanges() {
+			t.Fatalf("retried before its backoff: %+v", out.Changes)
+		}
+		now = now.Add(2 * time.Second)
+		if out := mustRun(t, c); len(out.Changes.Create) != 1 || out.Changes.Create[0].DNSName != "outside.example.org" {
+			t.Fatalf("not retried when due: %+v", out.Changes)
+		}
+	})
+}
+
+// TestNoIdleSkipWithoutCache: a registry that lists on every Records (no cache interval) is read
+// every run, so a record changed out of band is healed by the next run.
+func TestNoIdleSkipWithoutCache(t *testing.T) {
+	src := &listSource{}
+	src.set(nil, a("web.example.com", "192.0.2.1", "service/default/web"))
+	c, reg, p := newIdleController(t, src, 0)
+	mustRun(t, c)
+	mustRun(t, c)
+	if err := p.ApplyChanges(context.Background(), &plan.Changes{Delete: []*endpoint.Endpoint{endpoint.New("web.example.com", endpoint.RecordTypeA, "192.0.2.1")}}); err != nil {
+		t.Fatal(err)
+	}
+	before := reg.reads
+	if out := mustRun(t, c); len(out.Changes.Create) != 1 || reg.reads != before+1 {
+		t.Fatalf("record deleted out of band not recreated: %+v", out.Changes)
+	}
+}
