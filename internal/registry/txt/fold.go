@@ -40,7 +40,7 @@ func (r *Registry) fold(s *state) []*endpoint.Endpoint {
 			}
 		}
 		for name := range s.dirty {
-			for k := range s.byName[name] {
+			for _, k := range s.byName[name] {
 				en := s.entries[k]
 				if en.own != nil { // an ownership TXT is not a record (it may have become one)
 					if _, had := s.folded[k]; had {
@@ -62,7 +62,13 @@ func (r *Registry) fold(s *state) []*endpoint.Endpoint {
 			s.resort()
 		}
 	}
-	clear(s.dirty)
+	// A full fold leaves every name in dirty; a cleared map keeps its table, so a big one is
+	// replaced rather than cleared (events dirty a few names).
+	if len(s.dirty) > 64 {
+		s.dirty = map[string]bool{}
+	} else {
+		clear(s.dirty)
+	}
 	clear(s.removed)
 	out := make([]*endpoint.Endpoint, len(s.sorted))
 	for i, e := range s.sorted {

@@ -1,0 +1,51 @@
+package txt
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// TestBytesPerCachedRecord measures the live heap the registry's cache holds per record set we own:
+// the listing's record and its ownership TXT as entries (with the parsed ownership), the index by
+// name, and the fold memo (the labelled record, its position). The provider's own copy is not
+// counted. The figure is logged (go test -v); the test fails if it grows past 3 KB (it was 3,157 bytes with a map per name in the index).
+func TestBytesPerCachedRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a cache with 20,000 records")
+	}
+	const n = 10000
+	mem, _ := newZone()
+	eps := make([]*endpoint.Endpoint, 0, 2*n)
+	for i := range n {
+		name := fmt.Sprintf("host-%d.example.com", i)
+		eps = append(eps,
+			endpoint.NewWithTTL(name, "A", 300, fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)),
+			txtRecord("a-"+name, fmt.Sprintf(`"heritage=external-dns,external-dns/owner=cluster-a,external-dns/resource=ingress/team-%d/app-%d"`, i%40, i)))
+	}
+	seed(t, mem, eps...)
+	eps = nil
+	r := mustNew(t, mem, Config{OwnerID: "cluster-a", CacheInterval: time.Hour})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := r.Records(context.Background())
+	if err != nil || len(got) != n {
+		t.Fatalf("Records: %d records, %v", len(got), err)
+	}
+	got = nil
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perRecord := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	runtime.KeepAlive(r)
+	t.Logf("%d record sets with their ownership TXTs: %.0f bytes per record set cached (%.0f per cached entry)", n, perRecord, perRecord/2)
+	if perRecord > 3072 {
+		t.Errorf("%.0f bytes per cached record set, want at most 3 KB", perRecord)
+	}
+}
