@@ -98,6 +98,31 @@ func TestFidelityThroughTheSDK(t *testing.T) {
 	if err != nil || got.Status != "done" || got.Id != ch.Id || len(got.Additions) != len(add) {
 		t.Fatalf("changes.get: %+v %v", got, err)
 	}
+	// changes.list: the latest change (what a zone probe asks), then every change in pages of two.
+	latest, err := e.svc.Changes.List(testProject, "public-zone").SortBy("changeSequence").SortOrder("descending").MaxResults(1).Do()
+	if err != nil || len(latest.Changes) != 1 || latest.Changes[0].Id != ch.Id || latest.Changes[0].Status != "done" || latest.NextPageToken == "" {
+		t.Fatalf("changes.list descending, maxResults 1: %+v %v", latest, err)
+	}
+	var seq []string
+	if err := e.svc.Changes.List(testProject, "public-zone").MaxResults(2).Pages(context.Background(), func(l *dns.ChangesListResponse) error {
+		for _, c := range l.Changes {
+			seq = append(seq, c.Id)
+		}
+		return nil
+	}); err != nil || strings.Join(seq, ",") != "0,1,2" {
+		t.Fatalf("changes.list ascending in pages: %v %v", seq, err)
+	}
+	seq = nil
+	if err := e.svc.Changes.List(testProject, "public-zone").SortOrder("descending").MaxResults(2).Pages(context.Background(), func(l *dns.ChangesListResponse) error {
+		for _, c := range l.Changes {
+			seq = append(seq, c.Id)
+		}
+		return nil
+	}); err != nil || strings.Join(seq, ",") != "2,1,0" {
+		t.Fatalf("changes.list descending in pages: %v %v", seq, err)
+	}
+	_, err = e.svc.Changes.List(testProject, "public-zone").SortOrder("sideways").Do()
+	apiErr(t, err, http.StatusBadRequest, "invalid")
 	// An update is a deletion of the exact set plus an addition.
 	upd, err := e.svc.Changes.Create(testProject, "public-zone", &dns.Change{
 		Deletions: []*dns.ResourceRecordSet{rrs("www.example.com.", "A", 300, "192.0.2.2", "192.0.2.1")},
@@ -201,6 +226,9 @@ func TestFidelityThroughTheSDK(t *testing.T) {
 		case x.method == "GET" && strings.HasSuffix(x.path, "/rrsets"):
 			checkBody(t, d, "ResourceRecordSetsListResponse", x.body, &dns.ResourceRecordSetsListResponse{})
 			checked["ResourceRecordSetsListResponse"]++
+		case x.method == "GET" && strings.HasSuffix(x.path, "/changes"):
+			checkBody(t, d, "ChangesListResponse", x.body, &dns.ChangesListResponse{})
+			checked["ChangesListResponse"]++
 		case strings.Contains(x.path, "/changes"):
 			checkBody(t, d, "Change", x.body, &dns.Change{})
 			checked["Change"]++
@@ -208,7 +236,7 @@ func TestFidelityThroughTheSDK(t *testing.T) {
 			t.Errorf("unexpected exchange %s %s", x.method, x.path)
 		}
 	}
-	for _, k := range []string{"ManagedZonesListResponse", "ManagedZone", "ResourceRecordSetsListResponse", "Change", "error"} {
+	for _, k := range []string{"ManagedZonesListResponse", "ManagedZone", "ResourceRecordSetsListResponse", "Change", "ChangesListResponse", "error"} {
 		if checked[k] == 0 {
 			t.Errorf("no %s answer was checked", k)
 		}
@@ -223,6 +251,8 @@ func schemaFor(x exchange) string {
 		return "ManagedZonesListResponse"
 	case strings.HasSuffix(x.path, "/rrsets"):
 		return "ResourceRecordSetsListResponse"
+	case x.method == "GET" && strings.HasSuffix(x.path, "/changes"):
+		return "ChangesListResponse"
 	case strings.Contains(x.path, "/changes"):
 		return "Change"
 	}

@@ -75,7 +75,7 @@ func routeTable() []Route {
 		rw("dns.resourceRecordSets.patch", "PATCH", pRRSets+"/{name}/{type}", nil),
 		rw(OpChangesPost, "POST", pChanges, (*Server).createChange, "clientOperationId"),
 		ro(OpChangesGet, "GET", pChanges+"/{changeId}", (*Server).getChange, "clientOperationId"),
-		ro(OpChangesList, "GET", pChanges, nil),
+		ro(OpChangesList, "GET", pChanges, (*Server).listChanges, "maxResults", "pageToken", "sortBy", "sortOrder"),
 		ro("dns.dnsKeys.get", "GET", pZone+"/dnsKeys/{dnsKeyId}", nil),
 		ro("dns.dnsKeys.list", "GET", pZone+"/dnsKeys", nil),
 		ro("dns.managedZoneOperations.get", "GET", pZone+"/operations/{operation}", nil),

@@ -140,7 +140,7 @@ func providerMethods(t *testing.T, version string) []string {
 // external-dns v0.21.0/v0.23.0 call is emulated, and answers through the
 // real path with the verb the discovery document gives.
 func TestProviderMethodsAreRouted(t *testing.T) {
-	want := map[string]bool{OpZonesList: true, OpZonesGet: true, OpRRSetsList: true, OpChangesPost: true, OpChangesGet: true}
+	want := map[string]bool{OpZonesList: true, OpZonesGet: true, OpRRSetsList: true, OpChangesPost: true, OpChangesGet: true, OpChangesList: true}
 	for _, v := range []string{"v0.21.0", "v0.23.0"} {
 		t.Run("external-dns "+v, func(t *testing.T) {
 			ids := providerMethods(t, v)

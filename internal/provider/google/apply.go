@@ -123,12 +123,17 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 }
 
 // state returns the managed zones, listing them and their sets when nothing is known (the first call,
-// or after Invalidate).
+// or after Invalidate) or a zone was dropped by the probe.
 func (p *Provider) state(ctx context.Context) ([]zone, error) {
 	p.mu.Lock()
-	zs, sets := p.zones, p.sets
+	zs, complete := p.zones, p.sets != nil
+	for _, z := range zs {
+		if _, ok := p.sets[z.name]; !ok {
+			complete = false // dropped by the probe: list it first
+		}
+	}
 	p.mu.Unlock()
-	if sets != nil {
+	if complete {
 		return zs, nil
 	}
 	if _, err := p.Records(ctx); err != nil {

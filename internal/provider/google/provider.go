@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"golang.org/x/oauth2"
 	dns "google.golang.org/api/dns/v1"
@@ -42,6 +43,13 @@ type Provider struct {
 	// record sets as last listed or written (write-through: the registry lists once per --interval).
 	zones []zone
 	sets  map[string]map[setKey]*dns.ResourceRecordSet
+	// latest is, per zone, the id of its latest Change as of its listing or our own last Change ("":
+	// unknown, so the next probe lists it); listedAt is when each zone was listed. See CheckZones.
+	latest   map[string]string
+	listedAt map[string]time.Time
+	now      func() time.Time
+	// probeDenied are the zones whose probe was refused (403), warned about once.
+	probeDenied map[string]bool
 }
 
 // New checks the configuration and returns the provider. It asks the metadata server for the project
@@ -88,7 +96,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Cloud DNS client: %w", err)
 	}
-	return &Provider{svc: svc, project: proj, budget: b, cfg: cfg, log: cfg.Logger}, nil
+	return &Provider{svc: svc, project: proj, budget: b, cfg: cfg, log: cfg.Logger, now: time.Now}, nil
 }
 
 // Capabilities implements provider.Provider. Cloud DNS serves stored wildcards; a record set written
@@ -107,7 +115,7 @@ func (p *Provider) Probe(ctx context.Context) error {
 // Invalidate drops what was listed, so the next call lists the project again.
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
-	p.zones, p.sets = nil, nil
+	p.zones, p.sets, p.latest, p.listedAt = nil, nil, nil, nil
 	p.mu.Unlock()
 }
 

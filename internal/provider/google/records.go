@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	dns "google.golang.org/api/dns/v1"
 
@@ -18,18 +19,42 @@ func keyOf(rs *dns.ResourceRecordSet) setKey { return setKey{normName(rs.Name), 
 
 // Records implements provider.Provider: every record set of a supported type in the managed zones
 // but the apex NS set (the zone's delegation, as the provider for PowerDNS leaves it out too),
-// one list per zone (pages of the server's size), and remembers them for ApplyChanges.
+// one list per zone (pages of the server's size), and remembers them for ApplyChanges. A zone listed
+// before and not dropped since (Invalidate, or CheckZones when it changed) is served from what was
+// listed and written; the zone list too. Before listing a zone its latest Change id is read (one
+// call), the baseline of the zone probe.
 func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
-	zs, err := p.listZones(ctx)
-	if err != nil {
-		return nil, err
+	p.mu.Lock()
+	zs, cached := p.zones, p.sets != nil
+	p.mu.Unlock()
+	if !cached {
+		var err error
+		if zs, err = p.listZones(ctx); err != nil {
+			return nil, err
+		}
 	}
 	sets := make(map[string]map[setKey]*dns.ResourceRecordSet, len(zs))
+	latest, listedAt := map[string]string{}, map[string]time.Time{}
 	var out []*endpoint.Endpoint
 	for _, z := range zs {
-		m, err := p.listSets(ctx, z)
-		if err != nil {
-			return nil, err
+		p.mu.Lock()
+		m, ok := p.sets[z.name]
+		p.mu.Unlock()
+		if !ok {
+			// The id first: a Change made while the zone is listed then shows at the next probe.
+			id, err := p.latestChange(ctx, z)
+			if err != nil {
+				// Without dns.changes.list the zone cannot be probed; the probe fails and the
+				// controller lists everything at every resync, as before the probe existed.
+				p.log.Debug("Cannot read the zone's latest change", "zone", z.name, "error", err.Error())
+			}
+			if m, err = p.listSets(ctx, z); err != nil {
+				if cached {
+					p.Invalidate() // the zone may be gone: list the zones again next time
+				}
+				return nil, err
+			}
+			latest[z.name], listedAt[z.name] = id, p.now()
 		}
 		sets[z.name] = m
 		for _, rs := range m {
@@ -45,6 +70,12 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 		return strings.Compare(a.DNSName+" "+a.RecordType, b.DNSName+" "+b.RecordType)
 	})
 	p.mu.Lock()
+	if p.latest == nil || !cached {
+		p.latest, p.listedAt = map[string]string{}, map[string]time.Time{}
+	}
+	for n, id := range latest {
+		p.latest[n], p.listedAt[n] = id, listedAt[n]
+	}
 	p.zones, p.sets = zs, sets
 	p.mu.Unlock()
 	return out, nil

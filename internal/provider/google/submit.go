@@ -78,9 +78,10 @@ func (p *Provider) submit(ctx context.Context, z zone, items []*item, relisted b
 	if len(ch.Additions) == 0 && len(ch.Deletions) == 0 {
 		return nil
 	}
-	_, err := p.svc.Changes.Create(p.project, z.name, ch).Context(ctx).Do()
+	res, err := p.svc.Changes.Create(p.project, z.name, ch).Context(ctx).Do()
 	if err == nil {
 		p.remember(z, items)
+		p.ownChange(z, res.Id)
 		return nil
 	}
 	err = describeError(err)
@@ -93,6 +94,9 @@ func (p *Provider) submit(ctx context.Context, z zone, items []*item, relisted b
 		p.mu.Lock()
 		if p.sets != nil {
 			p.sets[z.name] = sets
+		}
+		if p.latest != nil {
+			p.latest[z.name] = "" // someone else's Change: the next probe lists the zone again
 		}
 		p.mu.Unlock()
 		return p.submit(ctx, z, items, true, refused)
