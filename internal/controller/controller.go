@@ -183,10 +183,10 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		}
 		filter = filter.And(pf)
 	}
-	adjusted, hash, skip, err := c.idleCheck(ctx, res, filter)
+	adjusted, hash, skip, stage, err := c.idleCheck(ctx, res, filter)
 	if err != nil {
-		report.Stage = "provider"
-		return Outcome{}, fmt.Errorf("adjusting endpoints: %w", err)
+		report.Stage = stage
+		return Outcome{}, err
 	}
 	if skip {
 		return c.idleOutcome(res, report), nil

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"hash/maphash"
 	"reflect"
 	"slices"
@@ -17,6 +18,8 @@ import (
 // version of their cache the next Records would return (txt.Registry.Generation).
 type generationReader interface {
 	Generation() (serial, mutations uint64, ok bool)
+	// Refresh lists the provider if Records would, without folding or copying the records.
+	Refresh(ctx context.Context) error
 	RecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error)
 }
 
@@ -86,23 +89,34 @@ func desiredHash(seed maphash.Seed, eps []*endpoint.Endpoint, unreadable []strin
 // adjusted by the provider and their hash when the memo is worth testing, and whether the plan would
 // be the same as the memo's (skip). The memo is only tested while no retry or settling delete is due
 // (those make the same inputs plan differently as time passes).
-func (c *Controller) idleCheck(ctx context.Context, res source.Result, filter plan.DomainFilter) (adjusted []*endpoint.Endpoint, hash uint64, skip bool, err error) {
+//
+// When the registry's cache is due for a listing (a resync dropped it, or it aged), the listing is
+// made here, without copying the records: a registry that finds the provider holding what its cache
+// was built from keeps the cache and its generation, and the plan is still skipped. stage names
+// where err comes from.
+func (c *Controller) idleCheck(ctx context.Context, res source.Result, filter plan.DomainFilter) (adjusted []*endpoint.Endpoint, hash uint64, skip bool, stage string, err error) {
 	gr, ok := c.registry.(generationReader)
-	if !ok || !c.idle.valid || len(c.retries.entries) > 0 || !c.guardRecheck.IsZero() {
-		return nil, 0, false, nil
+	if !ok || !c.idle.valid || len(c.retries.entries) > 0 || !c.guardRecheck.IsZero() || !reflect.DeepEqual(filter, c.idle.filter) {
+		return nil, 0, false, "", nil
 	}
 	serial, mutations, ok := gr.Generation()
-	if !ok || serial != c.idle.serial || mutations != c.idle.mutations || !reflect.DeepEqual(filter, c.idle.filter) {
-		return nil, 0, false, nil
+	if !ok {
+		if err := gr.Refresh(ctx); err != nil {
+			return nil, 0, false, "registry", err
+		}
+		serial, mutations, ok = gr.Generation()
+	}
+	if !ok || serial != c.idle.serial || mutations != c.idle.mutations {
+		return nil, 0, false, "", nil
 	}
 	adjusted = res.Endpoints
 	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
 		if adjusted, err = adj.AdjustEndpoints(ctx, adjusted); err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, "provider", fmt.Errorf("adjusting endpoints: %w", err)
 		}
 	}
 	hash = desiredHash(c.hashSeed, adjusted, res.Unreadable)
-	return adjusted, hash, hash == c.idle.desired, nil
+	return adjusted, hash, hash == c.idle.desired, "", nil
 }
 
 // records reads the registry's records and, when it can tell, the generation of the cache they were

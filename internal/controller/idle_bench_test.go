@@ -16,13 +16,24 @@ import (
 )
 
 // BenchmarkIdleResync is the cost of one full resync when nothing changed since the last one: what
-// Run does on its --interval tick (refreshProvider, then RunOnce) with --provider-cache-time set, so
-// the registry answers from its cache. The sources' endpoints, the cached records and the plan over
+// Run does on its --interval tick (refreshProvider, then RunOnce), with --provider-cache-time set so
+// that the registry answers from its cache. The sources' endpoints, the cached records and the plan over
 // everything; nothing is sent. cpu-s/op is user+system CPU of the whole process per resync, the
 // garbage collector's background work included.
+//
+// relist=every is the default flags with a provider that has no zone probe (the inmemory one): every
+// resync lists the provider again (the registry's cache lives max(--interval, --provider-cache-time)).
 func BenchmarkIdleResync(b *testing.B) {
-	for _, n := range []int{1000, 10000, 100000} {
-		b.Run(fmt.Sprintf("endpoints=%d", n), func(b *testing.B) {
+	for _, bc := range []struct {
+		n      int
+		relist bool
+	}{{1000, false}, {10000, false}, {100000, false}, {1000, true}, {10000, true}, {100000, true}} {
+		n := bc.n
+		name := fmt.Sprintf("endpoints=%d", n)
+		if bc.relist {
+			name += "/relist=every"
+		}
+		b.Run(name, func(b *testing.B) {
 			eps := make([]*endpoint.Endpoint, n)
 			for i := range eps {
 				eps[i] = a(fmt.Sprintf("host-%d.example.com", i), fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255+1), fmt.Sprintf("ingress/default/app-%d", i))
@@ -33,6 +44,9 @@ func BenchmarkIdleResync(b *testing.B) {
 				b.Fatal(err)
 			}
 			settings := Settings{OwnerID: "bench", Policy: plan.PolicySync, ProviderCacheTime: time.Hour}
+			if bc.relist {
+				settings.ProviderCacheTime = 0
+			}
 			c := New(src, reg, settings, slog.New(slog.NewTextHandler(io.Discard, nil)))
 			ctx := context.Background()
 			if _, err := c.RunOnce(ctx); err != nil { // initial sync

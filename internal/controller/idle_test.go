@@ -160,3 +160,53 @@ func TestNoIdleSkipWithoutCache(t *testing.T) {
 		t.Fatalf("record deleted out of band not recreated: %+v", out.Changes)
 	}
 }
+
+// listCountingProvider counts the provider's listings.
+type listCountingProvider struct {
+	*inmemory.Provider
+	lists int
+}
+
+func (p *listCountingProvider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
+	p.lists++
+	return p.Provider.Records(ctx)
+}
+
+// TestIdleResyncRelistingDoesNotReplan: with default flags a provider without a zone probe is
+// listed again at every resync. When it holds what the cache was built from, the registry keeps its
+// cache and the run plans nothing and copies nothing; a record deleted out of band is recreated at
+// the next resync.
+func TestIdleResyncRelistingDoesNotReplan(t *testing.T) {
+	ctx := context.Background()
+	src := &listSource{}
+	src.set(nil, a("web.example.com", "192.0.2.1", "service/default/web"))
+	p := &listCountingProvider{Provider: inmemory.New("example.com")}
+	reg, err := txt.New(p, txt.Config{OwnerID: "test", CacheInterval: time.Minute}) // as the app builds it: max(--interval, --provider-cache-time)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := &readCountingRegistry{Registry: reg}
+	c := New(src, cr, Settings{OwnerID: "test", Policy: plan.PolicySync, Interval: time.Minute}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	resync := func() Outcome {
+		t.Helper()
+		c.refreshProvider(ctx)
+		return mustRun(t, c)
+	}
+	resync()
+	resync() // plans, finds nothing to do, remembers
+	lists, reads := p.lists, cr.reads
+	for range 3 {
+		if out := resync(); out.Changes.HasChanges() {
+			t.Fatalf("idle resync planned %+v", out.Changes)
+		}
+	}
+	if p.lists != lists+3 || cr.reads != reads {
+		t.Fatalf("3 idle resyncs: %d listings and %d copies of the records, want 3 and 0", p.lists-lists, cr.reads-reads)
+	}
+	if err := p.ApplyChanges(ctx, &plan.Changes{Delete: []*endpoint.Endpoint{endpoint.New("web.example.com", endpoint.RecordTypeA, "192.0.2.1")}}); err != nil {
+		t.Fatal(err)
+	}
+	if out := resync(); len(out.Changes.Create) != 1 || out.Changes.Create[0].DNSName != "web.example.com" {
+		t.Fatalf("record deleted out of band not recreated at the next resync: %+v", out.Changes)
+	}
+}

@@ -2,6 +2,7 @@ package txt
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -58,5 +59,58 @@ func TestGenerationWithoutCache(t *testing.T) {
 	mustRecords(t, r)
 	if _, _, ok := r.Generation(); ok {
 		t.Fatal("a generation although Records would list")
+	}
+}
+
+// TestRelistingUnchangedKeepsTheCache: a listing that returns what the cache was built from keeps the
+// cache (its fold memo and generation); any difference, ours or out of band, builds it anew.
+func TestRelistingUnchangedKeepsTheCache(t *testing.T) {
+	ctx := context.Background()
+	mem, p := newZone()
+	seed(t, mem, endpoint.New("web.example.com", "A", "192.0.2.1"),
+		txtRecord("a-web.example.com", `"heritage=external-dns,external-dns/owner=a,external-dns/resource=service/default/web"`))
+	r := mustNew(t, p, Config{OwnerID: "a", CacheInterval: time.Minute})
+	now := time.Unix(1000, 0)
+	r.now = func() time.Time { return now }
+	first := mustRecords(t, r)
+	s1, m1, _ := r.Generation()
+
+	r.Invalidate()
+	if got := mustRecords(t, r); p.lists != 2 || !reflect.DeepEqual(got, first) {
+		t.Fatalf("relisting after Invalidate: lists=%d records %v, want 2 and %v", p.lists, got, first)
+	}
+	if s, m, ok := r.Generation(); !ok || s != s1 || m != m1 {
+		t.Fatalf("an unchanged relisting moved the generation %d/%d -> %d/%d (ok %v)", s1, m1, s, m, ok)
+	}
+	now = now.Add(time.Minute) // aged out: the same
+	mustRecords(t, r)
+	if s, m, ok := r.Generation(); p.lists != 3 || !ok || s != s1 || m != m1 {
+		t.Fatalf("an unchanged relisting after the interval moved the generation to %d/%d (lists %d)", s, m, p.lists)
+	}
+
+	// Out of band, in place: same names, another address.
+	if err := mem.ApplyChanges(ctx, &plan.Changes{UpdateOld: []*endpoint.Endpoint{endpoint.New("web.example.com", "A", "192.0.2.1")},
+		UpdateNew: []*endpoint.Endpoint{endpoint.New("web.example.com", "A", "192.0.2.7")}}); err != nil {
+		t.Fatal(err)
+	}
+	r.Invalidate()
+	got := mustRecords(t, r)
+	s2, _, _ := r.Generation()
+	if len(got) != 1 || got[0].Targets[0] != "192.0.2.7" || s2 == s1 {
+		t.Fatalf("out-of-band update: records %v serial %d (was %d)", got, s2, s1)
+	}
+
+	// Our own write patches the cache; the next listing builds it anew (same content, new serial).
+	if err := r.ApplyChanges(ctx, &plan.Changes{Create: []*endpoint.Endpoint{endpoint.New("api.example.com", "A", "192.0.2.8").
+		WithLabel(endpoint.ResourceLabelKey, "service/default/api")}}); err != nil {
+		t.Fatal(err)
+	}
+	patched := mustRecords(t, r)
+	r.Invalidate()
+	if got := mustRecords(t, r); !reflect.DeepEqual(got, patched) {
+		t.Fatalf("relisting after our write: %v, want %v", got, patched)
+	}
+	if s, _, _ := r.Generation(); s == s2 {
+		t.Fatalf("a cache patched by a write was kept by a relisting (serial %d)", s)
 	}
 }

@@ -3,6 +3,7 @@ package txt
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"sync"
 	"time"
 
@@ -32,6 +33,10 @@ type Registry struct {
 	state *state       // nil: nothing cached
 	// listings counts the listings installed as the cache; each state carries its number.
 	listings uint64
+	// previous is the cache that was dropped, kept until the next listing: if the provider still
+	// holds exactly what it was built from, it is installed again (see load).
+	previous *state
+	seed     maphash.Seed
 }
 
 // New returns a TXT registry over p.
@@ -64,6 +69,7 @@ func New(p provider.Provider, cfg Config) (*Registry, error) {
 		managed:  managed,
 		interval: cfg.CacheInterval,
 		now:      time.Now,
+		seed:     maphash.MakeSeed(),
 	}, nil
 }
 
@@ -114,7 +120,7 @@ func (r *Registry) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 	stale, err := provider.Wrapped{Provider: r.provider}.CheckZones(ctx, relist)
 	if len(stale) > 0 {
 		r.mu.Lock()
-		r.state = nil
+		r.dropState()
 		r.mu.Unlock()
 	}
 	return stale, err
@@ -135,7 +141,7 @@ func (r *Registry) CachedRecords() (eps []*endpoint.Endpoint, ok bool) {
 // with a cache of its own (Route 53's zone contents) drops it too.
 func (r *Registry) Invalidate() {
 	r.mu.Lock()
-	r.state = nil
+	r.dropState()
 	r.mu.Unlock()
 	provider.Wrapped{Provider: r.provider}.Invalidate()
 }
@@ -171,6 +177,32 @@ func (r *Registry) Generation() (serial, mutations uint64, ok bool) {
 	return s.serial, s.mutations, true
 }
 
+// Refresh lists the provider if Records would, without folding or copying anything; afterwards
+// Generation is known unless the listing left zones out.
+func (r *Registry) Refresh(ctx context.Context) error {
+	if _, _, ok := r.Generation(); ok {
+		return nil
+	}
+	r.opMu.Lock()
+	defer r.opMu.Unlock()
+	r.mu.RLock()
+	fresh := r.state != nil && r.interval > 0 && r.now().Sub(r.state.loadedAt) < r.interval
+	r.mu.RUnlock()
+	if fresh {
+		return nil
+	}
+	_, err := r.load(ctx)
+	return err
+}
+
+// dropState drops the cache, keeping it aside for load. Callers hold r.mu.
+func (r *Registry) dropState() {
+	if r.state != nil {
+		r.previous = r.state
+	}
+	r.state = nil
+}
+
 func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, *state, error, bool) {
 	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
@@ -188,7 +220,24 @@ func (r *Registry) load(ctx context.Context) (*state, error) {
 	if err != nil && !isPartial {
 		return nil, err
 	}
+	sum := listingHash(r.seed, records)
+	r.mu.Lock()
+	old := r.state
+	if old == nil {
+		old = r.previous
+	}
+	r.previous = nil
+	if !isPartial && old.sameListing(sum) {
+		// The provider holds what the cache was built from: keep it, with its fold memo and its
+		// generation, so that nothing downstream is rebuilt or replanned.
+		old.loadedAt = r.now()
+		r.state = old
+		r.mu.Unlock()
+		return old, nil
+	}
+	r.mu.Unlock()
 	s := newState(records, r.codec, r.now())
+	s.listing, s.listedMutations = sum, s.mutations
 	if isPartial {
 		s.partial = partial
 	}

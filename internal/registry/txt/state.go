@@ -40,6 +40,15 @@ type state struct {
 	// serial numbers the listing this state was built from; mutations counts the changes applied to
 	// it since. Together they tell a caller whether Records would return anything new (Generation).
 	serial, mutations uint64
+	// listing is the hash of the provider's records this state was built from (listingHash), and
+	// listedMutations the mutations count right after building: while they are equal the state is
+	// exactly what that listing makes.
+	listing, listedMutations uint64
+}
+
+// sameListing tells whether s is exactly what a complete listing hashing to sum would build.
+func (s *state) sameListing(sum uint64) bool {
+	return s != nil && s.partial == nil && s.listing == sum && s.mutations == s.listedMutations
 }
 
 func cacheKey(name, recordType, setID string) endpoint.Key {
