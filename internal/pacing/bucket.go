@@ -44,12 +44,16 @@ func New(perSecond float64) *Bucket {
 	return &Bucket{max: perSecond, limiter: rate.NewLimiter(rate.Limit(perSecond), 1), now: time.Now}
 }
 
-// Wait blocks until the next request may go: after any Retry-After pause, then for a token.
+// Wait blocks until the next request may go: after any Retry-After pause (one that another request's
+// throttling extended meanwhile too), then for a token.
 func (b *Bucket) Wait(ctx context.Context) error {
-	b.mu.Lock()
-	pause := b.pausedUntil.Sub(b.now())
-	b.mu.Unlock()
-	if pause > 0 {
+	for {
+		b.mu.Lock()
+		pause := b.pausedUntil.Sub(b.now())
+		b.mu.Unlock()
+		if pause <= 0 {
+			break
+		}
 		t := time.NewTimer(pause)
 		select {
 		case <-ctx.Done():

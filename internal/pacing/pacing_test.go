@@ -51,6 +51,23 @@ func TestBucketWaitsOutRetryAfter(t *testing.T) {
 	}
 }
 
+// A pause another request's throttling extends while a request waits holds that request too.
+func TestBucketWaitsOutAnExtendedPause(t *testing.T) {
+	b := New(1000)
+	b.Throttled(100 * time.Millisecond)
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		b.Throttled(300 * time.Millisecond) // until about 350 ms from the start
+	}()
+	start := time.Now()
+	if err := b.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 300*time.Millisecond {
+		t.Fatalf("Wait returned after %s, before the extended pause ended (about 350 ms)", d)
+	}
+}
+
 func TestRetryAfter(t *testing.T) {
 	now := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 	for h, want := range map[string]time.Duration{

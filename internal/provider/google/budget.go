@@ -5,11 +5,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
-	"golang.org/x/time/rate"
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 )
 
 // maxThrottleWait bounds how long one request waits in total for the API to stop answering 429
@@ -29,57 +31,53 @@ const (
 const maxFailureRetries = 2
 
 // budgets are the request budgets of the process, one per project (and API endpoint), shared by every
-// zone and provider instance that uses the project.
+// zone and provider instance that uses the project. Each draws from a pacing.Bucket of one
+// pacing.Pool, the token bucket every API provider shares (internal/pacing, docs/api-budget.md).
 type budgets struct {
 	mu        sync.Mutex
 	perSecond float64
-	metrics   Metrics
+	pool      *pacing.Pool
+	metrics   pacing.Metrics
 	byID      map[string]*budget
 }
 
-func newBudgets(perSecond float64, metrics Metrics) *budgets {
+func newBudgets(perSecond float64, metrics pacing.Metrics) *budgets {
 	if perSecond <= 0 {
 		perSecond = DefaultRequestsPerSecond
 	}
-	return &budgets{perSecond: perSecond, metrics: metrics, byID: map[string]*budget{}}
+	return &budgets{perSecond: perSecond, pool: pacing.NewPool("google", metrics), metrics: metrics, byID: map[string]*budget{}}
 }
 
-// get returns the project's budget, made on first use.
+// get returns the budget of an account key (project and endpoint; no secret: it is a metric label),
+// made on first use.
 func (bs *budgets) get(id string) *budget {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
 	if b, ok := bs.byID[id]; ok {
 		return b
 	}
-	b := &budget{max: bs.perSecond, limiter: rate.NewLimiter(rate.Limit(bs.perSecond), 1), metrics: bs.metrics,
-		now: time.Now, sleep: sleepCtx}
+	b := &budget{max: bs.perSecond, bucket: bs.pool.Bucket(id, bs.perSecond), metrics: bs.metrics, sleep: sleepCtx}
 	bs.byID[id] = b
 	return b
 }
 
-// budget is the request budget of one project: a token bucket every attempt draws from. A 429 pauses
-// the whole project (every zone and instance) for a backoff that doubles with each 429 in a row, and
-// halves the rate (down to a tenth); each other answer resets the backoff and recovers 2% of the rate.
+// budget is the request budget of one project: a pacing.Bucket every attempt draws from. A 429
+// pauses the whole project (every zone and instance) for a backoff that doubles with each 429 in a row
+// (Cloud DNS sends no Retry-After, so the pause is the bucket's Retry-After), and halves the rate (down
+// to a tenth); each other answer resets the backoff and recovers 2% of the rate.
 type budget struct {
 	max     float64
-	limiter *rate.Limiter
-	metrics Metrics
-	now     func() time.Time
+	bucket  *pacing.Bucket
+	metrics pacing.Metrics
 	sleep   func(context.Context, time.Duration) error
 
-	mu          sync.Mutex
-	pausedUntil time.Time
-	inARow      int
-	throttles   int
-	requests    int
+	mu       sync.Mutex
+	inARow   int
+	requests int
 }
 
 // Throttles is how many 429 answers the project has had.
-func (b *budget) Throttles() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.throttles
-}
+func (b *budget) Throttles() int { return b.bucket.Throttles() }
 
 // Requests is how many requests the project has sent, retries included.
 func (b *budget) Requests() int {
@@ -89,46 +87,62 @@ func (b *budget) Requests() int {
 }
 
 // wait blocks until the project may send: after any pause, with a token.
-func (b *budget) wait(ctx context.Context) error {
-	for {
-		b.mu.Lock()
-		d := b.pausedUntil.Sub(b.now())
-		b.mu.Unlock()
-		if d <= 0 {
-			break
-		}
-		if err := b.sleep(ctx, d); err != nil {
-			return err
-		}
-	}
-	return b.limiter.Wait(ctx)
-}
+func (b *budget) wait(ctx context.Context) error { return b.bucket.Wait(ctx) }
 
 // throttled records a 429 and returns the pause it sets.
 func (b *budget) throttled() time.Duration {
 	b.mu.Lock()
-	b.throttles++
 	d := min(firstThrottlePause<<min(b.inARow, 6), maxThrottlePause)
 	b.inARow++
-	if until := b.now().Add(d); until.After(b.pausedUntil) {
-		b.pausedUntil = until
-	}
-	b.limiter.SetLimit(rate.Limit(max(b.max/10, float64(b.limiter.Limit())/2)))
 	b.mu.Unlock()
-	if b.metrics != nil {
-		b.metrics.ProviderThrottled("google")
-	}
+	b.bucket.Throttled(d)
 	return d
 }
 
 // answered records an answer that was not a 429.
 func (b *budget) answered() {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.inARow = 0
-	if cur := float64(b.limiter.Limit()); cur < b.max {
-		b.limiter.SetLimit(rate.Limit(min(b.max, cur+b.max/50)))
+	b.mu.Unlock()
+	b.bucket.Succeeded()
+}
+
+// observe reports one attempt to the metrics: its zone and operation, read from the request's path.
+func (b *budget) observe(req *http.Request, throttled bool) {
+	if b.metrics == nil {
+		return
 	}
+	zone, call := callOf(req)
+	b.metrics.APICall("google", zone, call, throttled)
+}
+
+// callOf names a request's zone (empty for calls about no zone) and operation as the discovery
+// document does, from its method and path (…/managedZones[/{zone}[/rrsets|/changes[/{id}]]]).
+func callOf(req *http.Request) (zone, call string) {
+	segs := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	i := slices.Index(segs, "managedZones")
+	if i < 0 {
+		return "", req.Method + " " + req.URL.Path
+	}
+	rest := segs[i+1:]
+	if len(rest) > 0 {
+		zone = rest[0]
+	}
+	switch {
+	case len(rest) == 0:
+		return "", "managedZones.list"
+	case len(rest) == 1:
+		return zone, "managedZones.get"
+	case rest[1] == "rrsets":
+		return zone, "resourceRecordSets.list"
+	case rest[1] == "changes" && req.Method == http.MethodPost:
+		return zone, "changes.create"
+	case rest[1] == "changes" && len(rest) == 2:
+		return zone, "changes.list"
+	case rest[1] == "changes":
+		return zone, "changes.get"
+	}
+	return zone, req.Method + " " + rest[1]
 }
 
 // transport sends every attempt of every request through the budget, and retries: a 429 until
@@ -162,6 +176,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.budget.requests++
 		t.budget.mu.Unlock()
 		res, err := t.next.RoundTrip(req)
+		t.budget.observe(req, err == nil && res.StatusCode == http.StatusTooManyRequests)
 		var pause time.Duration
 		switch {
 		case err != nil:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
@@ -60,13 +61,9 @@ func (s *GoogleFlags) check() []error {
 	return errs
 }
 
-// Metrics is what the provider reports to: the process's metrics (internal/metrics).
-type Metrics interface {
-	ProviderThrottled(provider string)
-}
-
 func (s *GoogleFlags) start(ctx context.Context, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
-	metrics, _ := env.Metrics.(Metrics)
+	// The process's metrics (internal/metrics): every attempt by zone and call, 429s, the rate.
+	metrics, _ := env.Metrics.(pacing.Metrics)
 	// One request budget per project, shared by every zone and instance.
 	budgets := newBudgets(DefaultRequestsPerSecond, metrics)
 	return func(provider.View) (provider.Provider, error) {

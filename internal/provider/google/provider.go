@@ -87,7 +87,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := cfg.Budgets.get(proj + "\x00" + base)
+	b := cfg.Budgets.get("project=" + proj + " endpoint=" + base)
 	// The budget sits under the token source: it paces and retries the API's requests, not the
 	// token exchange.
 	client := &http.Client{Timeout: cfg.Timeout, Transport: &oauth2.Transport{

@@ -2,6 +2,7 @@ package google
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -10,19 +11,30 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/googlednsemu"
 )
 
-// throttleCounter is the metrics interface the kind reports to.
+// throttleCounter is the metrics interface the kind reports to (pacing.Metrics).
 type throttleCounter struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu    sync.Mutex
+	n     map[string]int
+	calls map[string]int
+	rates []float64
 }
 
-func (c *throttleCounter) ProviderThrottled(p string) {
+func (c *throttleCounter) APICall(provider, zone, call string, throttled bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n == nil {
-		c.n = map[string]int{}
+		c.n, c.calls = map[string]int{}, map[string]int{}
 	}
-	c.n[p]++
+	c.calls[call]++
+	if throttled {
+		c.n[provider]++
+	}
+}
+
+func (c *throttleCounter) APIRate(_, _ string, perSecond float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rates = append(c.rates, perSecond)
 }
 
 func (c *throttleCounter) count(p string) int {
@@ -91,4 +103,17 @@ func TestConvergesUnderRateLimit(t *testing.T) {
 		t.Fatalf("emulator throttled %d, metric %d", c.Throttled, m.count("google"))
 	}
 	t.Logf("%d changes sent, %d answered 429, %d calls in all", c.Calls[googlednsemu.OpChangesPost], c.Throttled, c.Total)
+	// The shared pacing metrics: every attempt by call, as the emulator counted them, and the rate
+	// lowered by the 429s (from the budget's 1000 requests/s).
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for call, op := range map[string]string{"changes.create": googlednsemu.OpChangesPost, "resourceRecordSets.list": googlednsemu.OpRRSetsList,
+		"changes.list": googlednsemu.OpChangesList, "managedZones.list": googlednsemu.OpZonesList} {
+		if m.calls[call] != c.Calls[op] {
+			t.Errorf("metric calls %s = %d, emulator %s = %d", call, m.calls[call], op, c.Calls[op])
+		}
+	}
+	if len(m.rates) < 2 || m.rates[0] != 1000 || slices.Min(m.rates) >= 1000 {
+		t.Errorf("rates reported %v: want 1000 first, then lowered", m.rates)
+	}
 }
