@@ -37,7 +37,8 @@ func TestDriftHealedWithinOneResync(t *testing.T) {
 	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
 	p := newTestProvider(t, base, key, Config{})
 	other := googleClient(t, base, key)
-	reg, err := txt.New(p, txt.Config{OwnerID: "zk"})
+	// The registry's cache interval as the app sets it: max(--interval, --provider-cache-time).
+	reg, err := txt.New(p, txt.Config{OwnerID: "zk", CacheInterval: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,8 @@ func (fixedSource) AddEventHandler(func()) {}
 func TestDriftHealedWithinOneResync(t *testing.T) {
 	s := startServer(t)
 	p, reqs := countingProvider(t, s, "example.com")
-	reg, err := txt.New(p, txt.Config{OwnerID: "zk"})
+	// The registry's cache interval as the app sets it: max(--interval, --provider-cache-time).
+	reg, err := txt.New(p, txt.Config{OwnerID: "zk", CacheInterval: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
