@@ -218,9 +218,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 			return Outcome{}, fmt.Errorf("adjusting endpoints: %w", err)
 		}
 	}
-	if memoable && adjusted == nil {
-		hash = desiredHash(c.hashSeed, desired, res.Unreadable) // before the plan reads them
-	}
+	hashed := adjusted != nil
 	result := plan.Calculate(plan.Input{
 		Desired:            desired,
 		Current:            current,
@@ -252,6 +250,9 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard, UnreadableZones: report.UnreadableZones}
 	if !changes.HasChanges() {
 		if memoable && !result.Changes.HasChanges() && len(refused) == 0 && len(c.retries.entries) == 0 && c.guardRecheck.IsZero() {
+			if !hashed { // hashed only now: a reconcile that changes something never pays for it (the plan does not modify its input)
+				hash = desiredHash(c.hashSeed, desired, res.Unreadable)
+			}
 			c.idle = idleMemo{valid: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
 				current: len(current), result: result}
 		}
