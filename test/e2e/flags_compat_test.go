@@ -69,7 +69,9 @@ func TestRefusedFlagsAtExternalDNSDefaults(t *testing.T) {
 				}
 				checked++
 			}
-			if checked < 40 {
+			// 39 (v0.21.0) and 29 (v0.23.0) now that the google and azure flags are a provider's own;
+			// far fewer would mean the --help parsing broke, not that the list shrank.
+			if checked < 20 {
 				t.Errorf("only %d refused flags with a value found in external-dns %s --help", checked, peer.Version)
 			}
 			t.Logf("%d refused flags of external-dns %s accepted at their default", checked, peer.Version)
