@@ -60,6 +60,16 @@ func TestGenerationWithoutCache(t *testing.T) {
 	if _, _, ok := r.Generation(); ok {
 		t.Fatal("a generation although Records would list")
 	}
+	// Refresh cannot make the generation known without a cache, so it must not list: the Records
+	// after it lists anyway (a resync listed twice with CacheInterval 0).
+	before := p.lists
+	if err := r.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mustRecords(t, r)
+	if n := p.lists - before; n != 1 {
+		t.Fatalf("Refresh and Records without a cache listed %d times, want 1", n)
+	}
 }
 
 // TestRelistingUnchangedKeepsTheCache: a listing that returns what the cache was built from keeps the

@@ -178,8 +178,12 @@ func (r *Registry) Generation() (serial, mutations uint64, ok bool) {
 }
 
 // Refresh lists the provider if Records would, without folding or copying anything; afterwards
-// Generation is known unless the listing left zones out.
+// Generation is known unless the listing left zones out. Without a cache interval it does nothing:
+// the generation cannot be known, and the Records that follows lists anyway.
 func (r *Registry) Refresh(ctx context.Context) error {
+	if r.interval <= 0 {
+		return nil
+	}
 	if _, _, ok := r.Generation(); ok {
 		return nil
 	}
