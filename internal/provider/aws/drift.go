@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/route53"
@@ -19,7 +20,8 @@ var (
 
 // CheckZones implements provider.ZoneProber. When the cache is at least relist old (relist 0: the
 // period at which a full listing uses 1 % of the account's rate, pacing.RelistPeriod), it is dropped
-// whole, as Invalidate does. Otherwise each cached zone costs one GetHostedZone: a zone whose
+// whole, as Invalidate does. Otherwise each cached zone is probed (probeAccount: one GetHostedZone,
+// or one ListHostedZones page for up to 100 zones of an account): a zone whose
 // ResourceRecordSetCount differs from the cached number of record sets was changed behind our back (a
 // set added or deleted) and is dropped, to be listed by the next Records. An in-place edit keeps the
 // count and waits for the full relisting. A zone that could not be listed is dropped too, so it is
@@ -45,28 +47,89 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		}
 		return names, nil
 	}
-	var stale []string
+	staleSet := map[string]bool{}
+	byAccount := map[*route53.Client][]zone{}
 	for _, z := range zs {
 		if p.unreadableZone(z.id) != nil {
 			p.dropZone(z.id)
-			stale = append(stale, z.name)
+			staleSet[z.id] = true
 			continue
 		}
-		out, err := z.api.GetHostedZone(withZone(ctx, z), &route53.GetHostedZoneInput{Id: ptr(z.id)})
-		if err != nil {
-			if zoneUnreadable(err) {
-				// Without route53:GetHostedZone (external-dns's policy lacks it) the zone is listed
-				// at every resync, as before the probe existed; the listing says if it is gone.
-				p.warnProbeDenied(z, err)
+		byAccount[z.api] = append(byAccount[z.api], z)
+	}
+	p.mu.Lock()
+	totals := p.accountZones
+	p.mu.Unlock()
+	var err error
+	for _, api := range p.accountsOf(zs) {
+		if err = p.probeAccount(ctx, api, byAccount[api], totals[api], staleSet); err != nil {
+			break
+		}
+	}
+	var stale []string
+	for _, z := range zs {
+		if staleSet[z.id] {
+			stale = append(stale, z.name)
+		}
+	}
+	return stale, err
+}
+
+// accountsOf are the clients of the accounts of zs, in the order of zs.
+func (p *Provider) accountsOf(zs []zone) []*route53.Client {
+	var out []*route53.Client
+	for _, z := range zs {
+		if !slices.Contains(out, z.api) {
+			out = append(out, z.api)
+		}
+	}
+	return out
+}
+
+// probeAccount probes one account's cached zones and drops, adding them to stale, those changed
+// behind our back. ListHostedZones gives every zone's ResourceRecordSetCount, 100 zones a page: when
+// the account's zones (total, managed or not) fit in fewer pages than there are zones to probe, that
+// listing is the probe (50 zones: one call instead of 50); otherwise each zone costs a GetHostedZone.
+func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []zone, total int, stale map[string]bool) error {
+	if len(zs) == 0 {
+		return nil
+	}
+	var counts map[string]int64
+	if total > 0 && (total+zoneListPageSize-1)/zoneListPageSize < len(zs) {
+		var err error
+		if counts, err = zoneCounts(ctx, api); err != nil {
+			return fmt.Errorf("aws: probing hosted zones: %w", err)
+		}
+	}
+	for _, z := range zs {
+		var count int64
+		if counts != nil {
+			n, listed := counts[z.id]
+			if !listed {
+				// Gone from the account (or from our access): the listing that follows says which.
+				p.log.Info("A hosted zone is no longer listed: listing it again", "zoneName", z.name, "zoneID", z.id)
 				p.dropZone(z.id)
-				stale = append(stale, z.name)
+				stale[z.id] = true
 				continue
 			}
-			return stale, fmt.Errorf("aws: probing hosted zone %s: %w", z, err)
-		}
-		var count int64 = -1
-		if out.HostedZone != nil && out.HostedZone.ResourceRecordSetCount != nil {
-			count = *out.HostedZone.ResourceRecordSetCount
+			count = n
+		} else {
+			out, err := z.api.GetHostedZone(withZone(ctx, z), &route53.GetHostedZoneInput{Id: ptr(z.id)})
+			if err != nil {
+				if zoneUnreadable(err) {
+					// Without route53:GetHostedZone (external-dns's policy lacks it) the zone is listed
+					// at every resync, as before the probe existed; the listing says if it is gone.
+					p.warnProbeDenied(z, err)
+					p.dropZone(z.id)
+					stale[z.id] = true
+					continue
+				}
+				return fmt.Errorf("aws: probing hosted zone %s: %w", z, err)
+			}
+			count = -1
+			if out.HostedZone != nil && out.HostedZone.ResourceRecordSetCount != nil {
+				count = *out.HostedZone.ResourceRecordSetCount
+			}
 		}
 		p.mu.Lock()
 		c := p.contents[z.id]
@@ -75,10 +138,34 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		if changed {
 			p.log.Info("A hosted zone changed behind our back: listing it again", "zoneName", z.name, "zoneID", z.id, "recordSets", count)
 			p.dropZone(z.id)
-			stale = append(stale, z.name)
+			stale[z.id] = true
 		}
 	}
-	return stale, nil
+	return nil
+}
+
+// zoneListPageSize is the most hosted zones one ListHostedZones answers.
+const zoneListPageSize = 100
+
+// zoneCounts is the ResourceRecordSetCount of every hosted zone of an account, by bare zone id, from
+// ListHostedZones; -1 where Route 53 gives none.
+func zoneCounts(ctx context.Context, api *route53.Client) (map[string]int64, error) {
+	counts := map[string]int64{}
+	pages := route53.NewListHostedZonesPaginator(api, &route53.ListHostedZonesInput{MaxItems: ptr(int32(zoneListPageSize))})
+	for pages.HasMorePages() {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, hz := range page.HostedZones {
+			n := int64(-1)
+			if hz.ResourceRecordSetCount != nil {
+				n = *hz.ResourceRecordSetCount
+			}
+			counts[bareZoneID(deref(hz.Id))] = n
+		}
+	}
+	return counts, nil
 }
 
 // dropZone forgets one zone's contents (or its listing failure) so that the next load lists it.

@@ -40,8 +40,10 @@ type Provider struct {
 	mu       sync.Mutex // guards the cache below
 	zoneList []zone     // nil: not listed
 	zonesAt  time.Time
-	contents map[string]*zoneContents // by zone id; nil: not listed; a zone CheckZones dropped is absent
-	listedAt time.Time                // when contents was listed in full (after Invalidate)
+	// accountZones is how many hosted zones each account held at the zone listing, managed or not.
+	accountZones map[*route53.Client]int
+	contents     map[string]*zoneContents // by zone id; nil: not listed; a zone CheckZones dropped is absent
+	listedAt     time.Time                // when contents was listed in full (after Invalidate)
 	// unreadable are the zones whose listing failed on their own (access denied), by zone id.
 	unreadable map[string]error
 	// probeDenied are the zones whose GetHostedZone was refused (warned once).

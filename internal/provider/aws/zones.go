@@ -32,13 +32,13 @@ func (p *Provider) zones(ctx context.Context) ([]zone, error) {
 	}
 	gen := p.gen
 	p.mu.Unlock()
-	zs, err := p.listZones(ctx)
+	zs, totals, err := p.listZones(ctx)
 	if err != nil {
 		return nil, err
 	}
 	p.mu.Lock()
 	if p.gen == gen {
-		p.zoneList, p.zonesAt = zs, p.now()
+		p.zoneList, p.zonesAt, p.accountZones = zs, p.now(), totals
 	}
 	p.mu.Unlock()
 	return zs, nil
@@ -48,18 +48,21 @@ func (p *Provider) zones(ctx context.Context) ([]zone, error) {
 // type, domain filter, then tags (ListTagsForResources, 10 zones per call, only with --aws-zone-tags).
 // A zone two profiles reach (one account, two roles) is kept once, with the first profile. One
 // account that cannot be listed fails the listing: a plan over the other accounts' zones alone would
-// be built on a partial view. Public zones come first, then private ones, each by name.
-func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
+// be built on a partial view. Public zones come first, then private ones, each by name. totals is
+// how many hosted zones each account holds, managed or not (what a probe by ListHostedZones costs).
+func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route53.Client]int, err error) {
 	var out []zone
 	seen := map[string]bool{}
+	totals = map[*route53.Client]int{}
 	for _, a := range p.accounts {
-		zs, err := p.listAccountZones(ctx, a)
+		zs, total, err := p.listAccountZones(ctx, a)
 		if err != nil {
 			if a.profile != "" {
-				return nil, fmt.Errorf("profile %s: %w", a.profile, err)
+				return nil, nil, fmt.Errorf("profile %s: %w", a.profile, err)
 			}
-			return nil, err
+			return nil, nil, err
 		}
+		totals[a.api] = total
 		for _, z := range zs {
 			if !seen[z.id] {
 				seen[z.id] = true
@@ -79,18 +82,19 @@ func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 	if len(out) == 0 {
 		p.log.Warn("No hosted zones match the filters", "profiles", p.cfg.Profiles, "domainFilter", p.cfg.DomainFilter, "zoneIDFilter", p.cfg.ZoneIDFilter, "zoneType", p.cfg.ZoneType, "zoneTags", p.cfg.ZoneTags)
 	}
-	return out, nil
+	return out, totals, nil
 }
 
-// listAccountZones lists one account's zones that the filters select.
-func (p *Provider) listAccountZones(ctx context.Context, a account) ([]zone, error) {
+// listAccountZones lists one account's zones that the filters select, and counts all of them.
+func (p *Provider) listAccountZones(ctx context.Context, a account) (kept []zone, total int, err error) {
 	var out []zone
 	pages := route53.NewListHostedZonesPaginator(a.api, &route53.ListHostedZonesInput{})
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("listing hosted zones: %w", err)
+			return nil, 0, fmt.Errorf("listing hosted zones: %w", err)
 		}
+		total += len(page.HostedZones)
 		for _, hz := range page.HostedZones {
 			z := zone{id: bareZoneID(deref(hz.Id)), name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone, api: a.api}
 			if p.keepZone(z) {
@@ -101,10 +105,10 @@ func (p *Provider) listAccountZones(ctx context.Context, a account) ([]zone, err
 	if len(p.cfg.ZoneTags) > 0 && len(out) > 0 {
 		var err error
 		if out, err = p.filterByTags(ctx, a.api, out); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return out, nil
+	return out, total, nil
 }
 
 // keepZone applies the zone id, zone type and domain filters.
