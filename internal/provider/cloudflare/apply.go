@@ -278,12 +278,18 @@ func checkTargets(e *endpoint.Endpoint) error {
 }
 
 // state returns the managed zones and their records as last listed or written, listing them when
-// nothing is known (the first call, or after Invalidate).
+// nothing is known (the first call, or after Invalidate) or a zone was dropped (CheckZones).
 func (p *Provider) state(ctx context.Context) ([]zone, map[string]*zoneIndex, error) {
 	p.mu.Lock()
 	zs, index := p.zones, p.index
+	complete := index != nil
+	for _, z := range zs {
+		if _, ok := index[z.id]; !ok {
+			complete = false // dropped by the zone probe: listed again first
+		}
+	}
 	p.mu.Unlock()
-	if index != nil {
+	if complete {
 		return zs, index, nil
 	}
 	if _, err := p.Records(ctx); err != nil {

@@ -89,6 +89,9 @@ func (p *Provider) submitOne(ctx context.Context, z zone, o op, refused func(op,
 		_, err = p.client.DNS.Records.Delete(ctx, o.id, dns.RecordDeleteParams{ZoneID: cf.F(z.id)})
 		if err = describeError(err); err == nil || notFound(err) {
 			p.forget(z, o.id) // gone already is what was asked
+			if err == nil {
+				p.countOwn(z, -1)
+			}
 			return nil
 		}
 	case opPut:
@@ -104,6 +107,7 @@ func (p *Provider) submitOne(ctx context.Context, z zone, o op, refused func(op,
 		r, err = p.client.DNS.Records.New(ctx, dns.RecordNewParams{ZoneID: cf.F(z.id), Body: newBody(o.w)})
 		if err = describeError(err); err == nil {
 			p.remember(z, *r)
+			p.countOwn(z, 1)
 			return nil
 		}
 	}
@@ -117,11 +121,12 @@ func (p *Provider) submitOne(ctx context.Context, z zone, o op, refused func(op,
 // recordBatch brings the zone's index up to date with an applied batch. The answer lists the records
 // written; without them the index is dropped, and the next call lists the zone again.
 func (p *Provider) recordBatch(z zone, ops []op, res *dns.RecordBatchResponse) {
-	var nPuts, nPosts int
+	var nPuts, nPosts, nDeletes int
 	for _, o := range ops {
 		switch o.kind {
 		case opDelete:
 			p.forget(z, o.id)
+			nDeletes++
 		case opPut:
 			nPuts++
 		case opPost:
@@ -132,6 +137,7 @@ func (p *Provider) recordBatch(z zone, ops []op, res *dns.RecordBatchResponse) {
 		p.Invalidate()
 		return
 	}
+	p.countOwn(z, nPosts-nDeletes)
 	for _, o := range ops {
 		if o.kind == opPut {
 			p.forget(z, o.id)

@@ -126,6 +126,7 @@ func TestCustomHostnamesPaging(t *testing.T) {
 		t.Fatal(err)
 	}
 	emu.ClearCalls()
+	p.Invalidate() // Records serves a cached zone; a listing is what is measured
 	current, err := p.Records(testCtx(t))
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
@@ -91,13 +92,8 @@ func (s *CloudflareFlags) check() []error {
 	return errs
 }
 
-// Metrics is what the provider reports to: the process's metrics (internal/metrics).
-type Metrics interface {
-	ProviderThrottled(provider string)
-}
-
 func (s *CloudflareFlags) start(_ context.Context, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
-	metrics, _ := env.Metrics.(Metrics)
+	metrics, _ := env.Metrics.(pacing.Metrics)
 	// One budget per account (credentials and API endpoint), shared by every zone and instance.
 	accounts := newAccounts(s.CloudflareRequestsPerSecond, metrics)
 	return func(provider.View) (provider.Provider, error) {

@@ -6,11 +6,13 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/cloudflare/cloudflare-go/v7/option"
-	"golang.org/x/time/rate"
+
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 )
 
 // maxThrottleWait bounds how long one request waits in total for the API to stop answering 429
@@ -22,54 +24,59 @@ const maxThrottleWait = 2 * time.Minute
 const defaultRetryAfter = time.Second
 
 // accounts are the request budgets of the process, one per account (credentials and API endpoint),
-// shared by every zone and provider instance that uses the account.
+// shared by every zone and provider instance that uses the account. Each draws from a pacing.Bucket
+// of one pacing.Pool, the token bucket every API provider shares (internal/pacing,
+// docs/api-budget.md). cloudflare-go v7 has no limiter of its own (only retries, switched off here),
+// so nothing paces twice.
 type accounts struct {
 	mu        sync.Mutex
 	perSecond float64
-	metrics   Metrics
+	pool      *pacing.Pool
+	metrics   pacing.Metrics
 	byID      map[string]*account
 }
 
-func newAccounts(perSecond float64, metrics Metrics) *accounts {
+func newAccounts(perSecond float64, metrics pacing.Metrics) *accounts {
 	if perSecond <= 0 {
 		perSecond = DefaultRequestsPerSecond
 	}
-	return &accounts{perSecond: perSecond, metrics: metrics, byID: map[string]*account{}}
+	return &accounts{perSecond: perSecond, pool: pacing.NewPool("cloudflare", metrics), metrics: metrics, byID: map[string]*account{}}
 }
 
-// get returns the account's budget, made on first use.
+// get returns the budget of an account key (a hash of the credentials with the endpoint: it is a
+// metric label, never the secret), made on first use.
 func (as *accounts) get(id string) *account {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	if a, ok := as.byID[id]; ok {
 		return a
 	}
-	a := &account{max: as.perSecond, limiter: rate.NewLimiter(rate.Limit(as.perSecond), 1), metrics: as.metrics, now: time.Now}
+	a := &account{max: as.perSecond, bucket: as.pool.Bucket(id, as.perSecond), metrics: as.metrics, now: time.Now,
+		zoneNames: map[string]string{}}
 	as.byID[id] = a
 	return a
 }
 
-// account is the budget of one account: a token bucket that every attempt draws from, paused for the
-// Retry-After of each 429 and slowed down by it (halved, down to a tenth), recovering by 2% of the
+// account is the budget of one account: a pacing.Bucket that every attempt draws from, paused for
+// the Retry-After of each 429 and slowed down by it (halved, down to a tenth), recovering by 2% of the
 // maximum per success.
 type account struct {
 	max     float64
-	limiter *rate.Limiter
-	metrics Metrics
+	bucket  *pacing.Bucket
+	metrics pacing.Metrics
 	now     func() time.Time
 
-	mu          sync.Mutex
+	mu sync.Mutex
+	// pausedUntil mirrors the bucket's pause, so that a pause longer than a request may wait fails
+	// the request at once instead of holding the loop.
 	pausedUntil time.Time
-	throttles   int
 	requests    int
+	// zoneNames maps zone ids to names for the metrics' zone label (the API's paths carry ids).
+	zoneNames map[string]string
 }
 
 // Throttles is how many 429 answers the account has had.
-func (a *account) Throttles() int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.throttles
-}
+func (a *account) Throttles() int { return a.bucket.Throttles() }
 
 // Requests is how many requests the account has sent, retries included.
 func (a *account) Requests() int {
@@ -78,52 +85,96 @@ func (a *account) Requests() int {
 	return a.requests
 }
 
+// nameZone records a zone's name for the metrics.
+func (a *account) nameZone(id, name string) {
+	a.mu.Lock()
+	a.zoneNames[id] = name
+	a.mu.Unlock()
+}
+
 // wait blocks until the account may send: after any pause, with a token. A pause longer than
 // maxThrottleWait is not waited out: the request fails at once, so the loop is never held by it.
 func (a *account) wait(ctx context.Context) error {
-	for {
-		a.mu.Lock()
-		d := a.pausedUntil.Sub(a.now())
-		a.mu.Unlock()
-		if d <= 0 {
-			break
-		}
-		if d > maxThrottleWait {
-			return &throttledError{remaining: d}
-		}
-		t := time.NewTimer(d)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
+	a.mu.Lock()
+	d := a.pausedUntil.Sub(a.now())
+	a.mu.Unlock()
+	if d > maxThrottleWait {
+		return &throttledError{remaining: d}
 	}
-	return a.limiter.Wait(ctx)
+	return a.bucket.Wait(ctx)
 }
 
 // throttled records a 429 that asks for a pause of d.
 func (a *account) throttled(d time.Duration) {
 	a.mu.Lock()
-	a.throttles++
 	if until := a.now().Add(d); until.After(a.pausedUntil) {
 		a.pausedUntil = until
 	}
-	cur := float64(a.limiter.Limit())
-	a.limiter.SetLimit(rate.Limit(max(a.max/10, cur/2)))
 	a.mu.Unlock()
-	if a.metrics != nil {
-		a.metrics.ProviderThrottled("cloudflare")
-	}
+	a.bucket.Throttled(d)
 }
 
-// answered records an answer that was not a 429.
-func (a *account) answered() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if cur := float64(a.limiter.Limit()); cur < a.max {
-		a.limiter.SetLimit(rate.Limit(min(a.max, cur+a.max/50)))
+// observe reports one attempt to the metrics: its zone (by name when known) and operation.
+func (a *account) observe(req *http.Request, throttled bool) {
+	if a.metrics == nil {
+		return
 	}
+	zoneID, call := callOf(req)
+	a.mu.Lock()
+	zone := a.zoneNames[zoneID]
+	a.mu.Unlock()
+	if zone == "" {
+		zone = zoneID
+	}
+	a.metrics.APICall("cloudflare", zone, call, throttled)
+}
+
+// callOf names a request's zone id (empty for calls about no zone) and operation as the SDK's
+// services and methods are named (the emulator's call log uses the same names), from its method and
+// path: …/zones[/{id}[/dns_records[/batch|/{record}]|/custom_hostnames[/{id}]|/addressing/regional_hostnames[/{host}]]].
+func callOf(req *http.Request) (zoneID, call string) {
+	segs := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	i := -1
+	for j, s := range segs {
+		if s == "zones" {
+			i = j
+			break
+		}
+	}
+	if i < 0 {
+		return "", req.Method + " " + req.URL.Path
+	}
+	rest := segs[i+1:]
+	if len(rest) == 0 {
+		return "", "zones.list"
+	}
+	zoneID = rest[0]
+	rest = rest[1:]
+	if len(rest) > 0 && rest[0] == "addressing" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return zoneID, "zones.get"
+	}
+	service := rest[0]
+	if len(rest) == 1 {
+		if req.Method == http.MethodPost {
+			return zoneID, service + ".new"
+		}
+		return zoneID, service + ".list"
+	}
+	if rest[1] == "batch" && req.Method == http.MethodPost {
+		return zoneID, service + ".batch"
+	}
+	switch req.Method {
+	case http.MethodPut:
+		return zoneID, service + ".update"
+	case http.MethodPatch:
+		return zoneID, service + ".edit"
+	case http.MethodDelete:
+		return zoneID, service + ".delete"
+	}
+	return zoneID, service + ".get"
 }
 
 // maxFailureRetries is how many times a request is sent again after a 5xx answer or a transport
@@ -158,6 +209,7 @@ func (a *account) middleware(req *http.Request, next option.MiddlewareNext) (*ht
 		a.requests++
 		a.mu.Unlock()
 		res, err := next(req)
+		a.observe(req, err == nil && res.StatusCode == http.StatusTooManyRequests)
 		var pause time.Duration
 		switch {
 		case err != nil:
@@ -172,7 +224,7 @@ func (a *account) middleware(req *http.Request, next option.MiddlewareNext) (*ht
 			if waited+d > maxThrottleWait {
 				return res, nil
 			}
-			waited += d
+			waited += d // the bucket's pause holds the next attempt
 		case res.StatusCode >= 500:
 			if failures >= maxFailureRetries {
 				return res, nil
@@ -183,7 +235,7 @@ func (a *account) middleware(req *http.Request, next option.MiddlewareNext) (*ht
 			}
 			failures++
 		default:
-			a.answered()
+			a.bucket.Succeeded()
 			return res, nil
 		}
 		if res != nil {

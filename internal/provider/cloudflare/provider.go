@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/option"
@@ -50,6 +51,12 @@ type Provider struct {
 	// customByZone holds each zone's custom hostnames as last listed or written, with custom hostnames
 	// on.
 	customByZone map[string]map[string]customHostname
+	// counts holds, per zone id, how many records the zone holds (any type, any name) as last listed,
+	// kept up to date with our own creates and deletes; listedAt is when each zone was listed. The
+	// zone probe compares the API's count with it (CheckZones).
+	counts   map[string]int
+	listedAt map[string]time.Time
+	now      func() time.Time
 }
 
 // New checks the configuration and returns the provider. It makes no request.
@@ -95,7 +102,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	return &Provider{
 		client: cf.NewClient(opts...), account: acct, cfg: cfg,
-		filter: newDomainFilter(cfg.DomainFilter), log: cfg.Logger,
+		filter: newDomainFilter(cfg.DomainFilter), log: cfg.Logger, now: time.Now,
 	}, nil
 }
 
@@ -137,6 +144,7 @@ func (p *Provider) Probe(ctx context.Context) error {
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
 	p.zones, p.index, p.regionalByZone, p.customByZone = nil, nil, nil, nil
+	p.counts, p.listedAt = nil, nil
 	p.mu.Unlock()
 }
 

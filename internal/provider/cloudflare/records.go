@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/dns"
@@ -81,22 +82,25 @@ func (x *zoneIndex) find(k recKey) (stored, bool) {
 	return stored{}, false
 }
 
-// listRecords lists a zone's records of the supported types, inside --domain-filter.
-func (p *Provider) listRecords(ctx context.Context, z zone) (*zoneIndex, error) {
+// listRecords lists a zone's records of the supported types, inside --domain-filter, and counts
+// every record the zone holds (any type, any name): the baseline of the zone probe (CheckZones).
+func (p *Provider) listRecords(ctx context.Context, z zone) (*zoneIndex, int, error) {
 	x := newZoneIndex()
+	n := 0
 	err := eachPage(ctx, p.cfg.RecordsPerPage, func(ctx context.Context, page int) (*pagination.V4PagePaginationArray[dns.RecordResponse], error) {
 		return p.client.DNS.Records.List(ctx, dns.RecordListParams{
 			ZoneID: cf.F(z.id), PerPage: cf.F(float64(p.cfg.RecordsPerPage)), Page: cf.F(float64(page)),
 		})
 	}, func(r dns.RecordResponse) {
+		n++
 		if s, ok := storedOf(r); ok && p.filter.allows(s.name) {
 			x.add(s)
 		}
 	})
 	if err != nil {
-		return nil, fmt.Errorf("listing the records of zone %s: %w", z.name, describeError(err))
+		return nil, 0, fmt.Errorf("listing the records of zone %s: %w", z.name, describeError(err))
 	}
-	return x, nil
+	return x, n, nil
 }
 
 // storedOf reads a listed or written record; false for a type the provider does not manage.
@@ -157,44 +161,75 @@ func tagsOf(v any) []string {
 	return out
 }
 
-// Records implements provider.Provider: the zones are listed afresh, and each record set is one
-// endpoint (Cloudflare holds one record per target) with its cloudflare/proxied property, and its
-// comment and tags when it has them, as external-dns lists them.
+// Records implements provider.Provider: each record set is one endpoint (Cloudflare holds one
+// record per target) with its cloudflare/proxied property, and its comment and tags when it has them,
+// as external-dns lists them. A zone listed before and not dropped since (Invalidate, or CheckZones
+// when its count moved or its listing is due) is served from what was listed and written; the zone
+// list too.
 func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
-	zs, err := p.listZones(ctx)
-	if err != nil {
-		return nil, err
+	p.mu.Lock()
+	zs, cached := p.zones, p.index != nil
+	p.mu.Unlock()
+	if !cached {
+		var err error
+		if zs, err = p.listZones(ctx); err != nil {
+			return nil, err
+		}
 	}
 	index := map[string]*zoneIndex{}
 	regional := map[string]map[string]string{}
 	custom := map[string]map[string]customHostname{}
+	counts, listedAt := map[string]int{}, map[string]time.Time{}
 	var out []*endpoint.Endpoint
 	for _, z := range zs {
-		x, err := p.listRecords(ctx, z)
-		if err != nil {
-			return nil, err
+		p.mu.Lock()
+		x, ok := p.index[z.id]
+		keys, hs := p.regionalByZone[z.id], p.customByZone[z.id]
+		var eps []*endpoint.Endpoint
+		if ok {
+			eps = endpointsOf(x) // under the lock: writes update x in place
 		}
-		index[z.id] = x
-		eps := endpointsOf(x)
-		if p.regional() {
-			keys, err := p.listRegional(ctx, z)
-			if err != nil {
+		p.mu.Unlock()
+		if !ok {
+			var n int
+			var err error
+			if x, n, err = p.listRecords(ctx, z); err != nil {
+				if cached {
+					p.Invalidate() // the zone may be gone: list the zones again next time
+				}
 				return nil, err
 			}
+			counts[z.id], listedAt[z.id] = n, p.now()
+			eps = endpointsOf(x)
+			if p.regional() {
+				if keys, err = p.listRegional(ctx, z); err != nil {
+					return nil, err
+				}
+			}
+			if p.cfg.CustomHostnames {
+				if hs, err = p.listCustom(ctx, z); err != nil {
+					return nil, err
+				}
+			}
+		}
+		index[z.id] = x
+		if p.regional() {
 			regional[z.id] = keys
 			withRegionKeys(eps, keys)
 		}
 		if p.cfg.CustomHostnames {
-			hs, err := p.listCustom(ctx, z)
-			if err != nil {
-				return nil, err
-			}
 			custom[z.id] = hs
 			withCustomHostnames(eps, hs)
 		}
 		out = append(out, eps...)
 	}
 	p.mu.Lock()
+	if p.counts == nil || !cached {
+		p.counts, p.listedAt = map[string]int{}, map[string]time.Time{}
+	}
+	for id, n := range counts {
+		p.counts[id], p.listedAt[id] = n, listedAt[id]
+	}
 	p.zones, p.index, p.regionalByZone, p.customByZone = zs, index, regional, custom
 	p.mu.Unlock()
 	endpoint.SortEndpoints(out)

@@ -13,19 +13,42 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
-// countingMetrics counts what the provider reports to the process's metrics.
+// countingMetrics counts what the provider reports to the process's metrics (pacing.Metrics).
 type countingMetrics struct {
 	mu        sync.Mutex
 	throttled map[string]int
+	calls     map[string]int // "zone call"
+	rate      float64
 }
 
-func (m *countingMetrics) ProviderThrottled(p string) {
+func (m *countingMetrics) APICall(p, zone, call string, throttled bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.throttled == nil {
-		m.throttled = map[string]int{}
+		m.throttled, m.calls = map[string]int{}, map[string]int{}
 	}
-	m.throttled[p]++
+	m.calls[zone+" "+call]++
+	if throttled {
+		m.throttled[p]++
+	}
+}
+
+func (m *countingMetrics) APIRate(_, _ string, perSecond float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.rate = perSecond
+}
+
+func (m *countingMetrics) callCount(zone, call string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.calls[zone+" "+call]
+}
+
+func (m *countingMetrics) currentRate() float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.rate
 }
 
 func (m *countingMetrics) count() int {
@@ -94,6 +117,7 @@ func TestLongRetryAfterFailsTheSyncWithoutHoldingIt(t *testing.T) {
 		t.Fatalf("a throttled sync is not a rejection: %v", err)
 	}
 	before := emu.Counters().Total
+	p.Invalidate() // a listing, not the cache
 	_, err = p.Records(testCtx(t))
 	var te *throttledError
 	if !errors.As(err, &te) || emu.Counters().Total != before {

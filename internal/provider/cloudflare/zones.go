@@ -79,6 +79,7 @@ func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 			}
 			out = append(out, zoneOf(*z))
 		}
+		p.nameZones(out)
 		return out, nil
 	}
 	err := eachPage(ctx, zonesPerPage, func(ctx context.Context, page int) (*pagination.V4PagePaginationArray[zones.Zone], error) {
@@ -91,7 +92,15 @@ func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing zones: %w", describeError(err))
 	}
+	p.nameZones(out)
 	return out, nil
+}
+
+// nameZones tells the account's metrics the zones' names (the API's paths carry their ids).
+func (p *Provider) nameZones(zs []zone) {
+	for _, z := range zs {
+		p.account.nameZone(z.id, z.name)
+	}
 }
 
 func zoneOf(z zones.Zone) zone {
