@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/cloudflareemu"
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
@@ -190,4 +191,65 @@ func TestRetryAfterForms(t *testing.T) {
 			t.Errorf("%s: %s → %v, want %v", h[0], h[1], got, want)
 		}
 	}
+}
+
+// The controller's loop meets a window of hard throttling (the emulator at 1 request per second for
+// 3 s, answering 429 with Retry-After) while it publishes 100 records (200 with their ownership TXTs,
+// in batches of 10) from an account allowed 20 per second: the process does not stop, every record
+// arrives exactly once, each 429 is counted in the metrics, and afterwards the rate recovers to the
+// maximum.
+func TestThrottleWindowConvergesAndRateRecovers(t *testing.T) {
+	emu, base := emulator(t, cloudflareemu.Options{})
+	seedZones(t, emu, cloudflareemu.SeedZone{Name: "example.com"})
+	m := &countingMetrics{}
+	p := newTestProvider(t, base, Config{BatchChangeSize: 10, Accounts: newAccounts(20, m)})
+	if err := emu.SetRateLimitFor(1, 1, 3*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	want := hosts(100)
+	for _, e := range want {
+		e.WithLabel(endpoint.ResourceLabelKey, "service/default/"+strings.Split(e.DNSName, ".")[0])
+	}
+	running(t, p, want, 300*time.Millisecond, time.Hour)
+	took := waitFor(t, "100 records published through the throttling window", time.Minute, func() bool {
+		return countType(emu, "A") == 100 && countType(emu, "TXT") == 100
+	})
+	seen := map[string]int{}
+	for _, r := range dumpZone(emu, "example.com") {
+		seen[r.Type+" "+r.Name]++
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("%s published %d times", k, n)
+		}
+	}
+	c := emu.Counters()
+	if c.Throttled == 0 || m.count() != c.Throttled {
+		t.Errorf("emulator answered %d 429s, the metrics counted %d", c.Throttled, m.count())
+	}
+	low := m.currentRate()
+	zs, _, err := p.state(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 60 {
+		if _, err := p.recordCount(testCtx(t), zs[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Logf("converged in %s: %d calls, %d throttled; rate %.1f/s after the sync, %.1f/s after 60 more calls",
+		took.Round(100*time.Millisecond), c.Total, c.Throttled, low, m.currentRate())
+	if m.currentRate() != 20 {
+		t.Errorf("the rate did not recover: %.2f/s, want 20", m.currentRate())
+	}
+}
+
+func countType(emu *cloudflareemu.Server, typ string) int {
+	n := 0
+	for _, r := range dumpZone(emu, "example.com") {
+		if r.Type == typ {
+			n++
+		}
+	}
+	return n
 }
