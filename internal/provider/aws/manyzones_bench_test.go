@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"runtime"
 	"testing"
 	"time"
 
@@ -178,5 +179,42 @@ func BenchmarkManyZones(b *testing.B) {
 			}
 		}
 		counted(b, srv, "idle-3h-", 0, float64(pages)*3*time.Hour.Seconds()/relist.Seconds())
+	}
+}
+
+// The live heap the provider's write-through cache holds per record set, for docs/scaling.md (what one
+// replica holds): one zone of 10,000 hostnames (an A and its ownership TXT each) listed into the cache.
+// A first provider lists the zone once beforehand, so that whatever the emulator builds for a listing
+// is in the baseline.
+//
+//	go test -run x -bench ProviderCacheBytes -benchtime 3x ./internal/provider/aws/
+func BenchmarkProviderCacheBytes(b *testing.B) {
+	const hosts = 10000
+	for b.Loop() {
+		staticCredentials(b)
+		srv, url := emulator(b, route53emu.Options{})
+		recs := make([]route53emu.RecordSet, 0, 2*hosts)
+		for i := range hosts {
+			name := fmt.Sprintf("app%d.%s", i, budgetZone)
+			recs = append(recs,
+				route53emu.RecordSet{Name: name, Type: "A", TTL: num(300), ResourceRecords: values(fmt.Sprintf("10.%d.%d.%d", 100+i/65536, i/256%256, i%256))},
+				route53emu.RecordSet{Name: "a-" + name, Type: "TXT", TTL: num(300), ResourceRecords: values(
+					fmt.Sprintf(`"heritage=external-dns,external-dns/owner=bench,external-dns/resource=ingress/default/app%d"`, i))})
+		}
+		seed(b, srv, route53emu.SeedZone{Name: budgetZone, Records: recs})
+		if _, err := newProvider(b, url, Config{}).Records(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		p := newProvider(b, url, Config{})
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := p.Records(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		runtime.KeepAlive(p)
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(2*hosts+2), "B/recordset")
 	}
 }

@@ -1,0 +1,198 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/zonekeeper/zonekeeper/internal/route53emu"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
+)
+
+// Issue 15 item 6 (docs/scaling.md): two zonekeeper processes of the real binary shard one cluster
+// by namespace, as a user does when one process is not enough: each has its own --namespace, its own
+// --txt-owner-id and its own Lease (--leader-elect-lease-name), and half of the account's Route 53
+// budget (--aws-requests-per-second=2.5 each, the emulator enforcing 5 per account). Both publish
+// into one hosted zone. Shown: both lead at once (two Leases, two holders); each publishes its own
+// namespace's Services and plans no change to any other name (its log of desired changes); the
+// foreign record stays; a hostname that moves from one namespace to the other (the Service deleted in
+// one, created in the other) is deleted by the first shard (after --guard-settle) and created by the
+// second; no request of either is throttled. The second shard's create may reach Route 53 before the
+// first shard's delete: it is refused (the set exists) and retried, never overwriting.
+func TestShardsByNamespaceShareOneZone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	awsCredentials(t)
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	const zone = "shards.test"
+	srv := startEmulator(t, route53emu.Options{RateLimit: 5}, route53emu.SeedZone{Name: zone, Records: []route53emu.RecordSet{
+		{Name: "keep." + zone, Type: "A", TTL: route53emu.NumberOf(300), ResourceRecords: &route53emu.ResourceRecords{Items: []route53emu.ResourceRecord{{Value: "192.0.2.50"}}}},
+	}})
+	bin := buildZonekeeper(t)
+	const interval = 3 * time.Second
+
+	type shard struct {
+		name, namespace string
+		cmd             *exec.Cmd
+		log             *testbed.LogBuffer
+	}
+	start := func(name, namespace string) *shard {
+		s := &shard{name: name, namespace: namespace, log: &testbed.LogBuffer{}}
+		s.cmd = exec.Command(bin, "--kubeconfig="+kube.Kubeconfig, "--source=service", "--provider=aws",
+			"--namespace="+namespace, "--domain-filter="+zone, "--txt-owner-id=shard-"+name, "--policy=sync",
+			"--interval="+interval.String(), "--aws-requests-per-second=2.5", "--log-format=json",
+			fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t)),
+			"--leader-elect", "--leader-elect-namespace=default", "--leader-elect-lease-name=zonekeeper-"+name,
+			"--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
+		s.cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=AKIDSHARD"+strings.ToUpper(name))
+		s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+		if err := s.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = s.cmd.Process.Signal(syscall.SIGTERM)
+			_, _ = s.cmd.Process.Wait()
+			checkNoSecretsLogged(t, "shard "+name, s.log.String(), configuredSecrets(s.cmd.Args))
+			if t.Failed() {
+				t.Logf("shard %s log:\n%s", name, tail(s.log.String(), 6000))
+			}
+		})
+		return s
+	}
+
+	e.createNamespace(t, "team-a")
+	e.createNamespace(t, "team-b")
+	e.createService(t, annotated(loadBalancer("web", "team-a", nil), "hostname", "web."+zone), "10.50.0.1")
+	e.createService(t, annotated(loadBalancer("api", "team-b", nil), "hostname", "api."+zone), "10.50.0.2")
+	e.createService(t, annotated(loadBalancer("mover", "team-a", nil), "hostname", "mover."+zone), "10.50.0.3")
+	a := start("a", "team-a")
+	b := start("b", "team-b")
+	want := map[string]string{
+		"keep." + zone + " A":      "192.0.2.50",
+		"web." + zone + " A":       "10.50.0.1",
+		"a-web." + zone + " TXT":   ownership("shard-a", "service/team-a/web"),
+		"api." + zone + " A":       "10.50.0.2",
+		"a-api." + zone + " TXT":   ownership("shard-b", "service/team-b/api"),
+		"mover." + zone + " A":     "10.50.0.3",
+		"a-mover." + zone + " TXT": ownership("shard-a", "service/team-a/mover"),
+	}
+	st := &awsStack{srv: srv}
+	st.expectSets(t, converge, zone, want)
+
+	// Both lead at once, each holding its own Lease.
+	holders := map[string]string{}
+	testbed.Eventually(t, converge, "two Leases held", func() error {
+		for _, s := range []*shard{a, b} {
+			l, err := kube.Client(t).CoordinationV1().Leases("default").Get(context.Background(), "zonekeeper-"+s.name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
+				return fmt.Errorf("lease zonekeeper-%s has no holder", s.name)
+			}
+			if !strings.Contains(s.log.String(), `"msg":"Became the leader"`) {
+				return fmt.Errorf("shard %s does not lead", s.name)
+			}
+			holders[s.name] = *l.Spec.HolderIdentity
+		}
+		return nil
+	})
+	if holders["a"] == holders["b"] {
+		t.Errorf("both Leases held by %q", holders["a"])
+	}
+
+	// The hostname moves from team-a to team-b: shard a deletes its records, shard b creates its own.
+	if err := e.client.CoreV1().Services("team-a").Delete(context.Background(), "mover", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	moved := time.Now()
+	e.createService(t, annotated(loadBalancer("mover", "team-b", nil), "hostname", "mover."+zone), "10.50.0.4")
+	want["mover."+zone+" A"] = "10.50.0.4"
+	want["a-mover."+zone+" TXT"] = ownership("shard-b", "service/team-b/mover")
+	st.expectSets(t, 3*interval+10*time.Second, zone, want)
+	t.Logf("handed over from shard a to shard b in %s (--interval %s)", time.Since(moved).Round(100*time.Millisecond), interval)
+	time.Sleep(interval + time.Second) // a resync of each: nothing moves back
+	st.expectSets(t, time.Second, zone, want)
+
+	// Each shard planned changes to its own names only, and the moved name as its owner changed.
+	allowed := map[string]map[string]bool{
+		"a": {"CREATE web." + zone: true, "CREATE a-web." + zone: true, "CREATE mover." + zone: true, "CREATE a-mover." + zone: true,
+			"DELETE mover." + zone: true, "DELETE a-mover." + zone: true},
+		"b": {"CREATE api." + zone: true, "CREATE a-api." + zone: true, "CREATE mover." + zone: true, "CREATE a-mover." + zone: true},
+	}
+	for _, s := range []*shard{a, b} {
+		changes := desiredChanges(s.log.String())
+		seen := map[string]bool{}
+		for _, c := range changes {
+			seen[c] = true
+			if !allowed[s.name][c] {
+				t.Errorf("shard %s planned %q, outside its shard", s.name, c)
+			}
+		}
+		for c := range allowed[s.name] {
+			if !seen[c] && !strings.Contains(c, " a-") { // the ownership TXTs may be logged or not
+				t.Errorf("shard %s never planned %q", s.name, c)
+			}
+		}
+		t.Logf("shard %s planned %v", s.name, changes)
+	}
+	writes := map[string]int{}
+	for _, c := range srv.Calls() {
+		if c.Operation == "ChangeResourceRecordSets" {
+			writes[c.AccessKeyID]++
+		}
+	}
+	if writes["AKIDSHARDA"] == 0 || writes["AKIDSHARDB"] == 0 || len(writes) != 2 {
+		t.Errorf("writes by access key %v: want both shards and nobody else", writes)
+	}
+	// No request throttled. The only refusal allowed: shard b's CREATE of the moved name while shard a
+	// still holds it (b's cache had not seen a's record yet; Route 53 refuses a CREATE of an existing
+	// set, so nothing is overwritten), retried by b until a's delete has settled (--guard-settle).
+	errs := srv.Counters().Errors
+	for k, n := range errs {
+		if k != "ChangeResourceRecordSets:InvalidChangeBatch" {
+			t.Errorf("Route 53 answered %s %d times: the shards' 2.5 requests/s each should fit the account's 5", k, n)
+		}
+	}
+	for _, s := range []*shard{a, b} {
+		for _, line := range strings.Split(s.log.String(), "\n") {
+			if strings.Contains(line, `"msg":"Change rejected by the provider"`) &&
+				(s.name != "b" || !strings.Contains(line, `"record":"mover.`+zone+`"`) || !strings.Contains(line, "already exists")) {
+				t.Errorf("shard %s: a change other than the handover's CREATE was refused: %s", s.name, line)
+			}
+		}
+	}
+	t.Logf("calls %v, errors %v, writes by shard %v", srv.Counters().Calls, errs, writes)
+}
+
+// desiredChanges are the "ACTION name" of every "Desired change" line of a JSON log, in order (the
+// record type left out: an A and its TXT share the name's fate).
+func desiredChanges(log string) []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(log))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var line struct {
+			Msg string `json:"msg"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) != nil || !strings.HasPrefix(line.Msg, "Desired change: ") {
+			continue
+		}
+		f := strings.Fields(strings.TrimPrefix(line.Msg, "Desired change: "))
+		if len(f) >= 2 {
+			out = append(out, f[0]+" "+strings.TrimSuffix(f[1], "."))
+		}
+	}
+	return out
+}
