@@ -42,42 +42,13 @@ func TestShardsByNamespaceShareOneZone(t *testing.T) {
 	bin := buildZonekeeper(t)
 	const interval = 3 * time.Second
 
-	type shard struct {
-		name, namespace string
-		cmd             *exec.Cmd
-		log             *testbed.LogBuffer
-	}
-	start := func(name, namespace string) *shard {
-		s := &shard{name: name, namespace: namespace, log: &testbed.LogBuffer{}}
-		s.cmd = exec.Command(bin, "--kubeconfig="+kube.Kubeconfig, "--source=service", "--provider=aws",
-			"--namespace="+namespace, "--domain-filter="+zone, "--txt-owner-id=shard-"+name, "--policy=sync",
-			"--interval="+interval.String(), "--aws-requests-per-second=2.5", "--log-format=json",
-			fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t)),
-			"--leader-elect", "--leader-elect-namespace=default", "--leader-elect-lease-name=zonekeeper-"+name,
-			"--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
-		s.cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=AKIDSHARD"+strings.ToUpper(name))
-		s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-		if err := s.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = s.cmd.Process.Signal(syscall.SIGTERM)
-			_, _ = s.cmd.Process.Wait()
-			checkNoSecretsLogged(t, "shard "+name, s.log.String(), configuredSecrets(s.cmd.Args))
-			if t.Failed() {
-				t.Logf("shard %s log:\n%s", name, tail(s.log.String(), 6000))
-			}
-		})
-		return s
-	}
-
 	e.createNamespace(t, "team-a")
 	e.createNamespace(t, "team-b")
 	e.createService(t, annotated(loadBalancer("web", "team-a", nil), "hostname", "web."+zone), "10.50.0.1")
 	e.createService(t, annotated(loadBalancer("api", "team-b", nil), "hostname", "api."+zone), "10.50.0.2")
 	e.createService(t, annotated(loadBalancer("mover", "team-a", nil), "hostname", "mover."+zone), "10.50.0.3")
-	a := start("a", "team-a")
-	b := start("b", "team-b")
+	a := startShard(t, bin, kube.Kubeconfig, "a", interval, "--namespace=team-a", "--domain-filter="+zone)
+	b := startShard(t, bin, kube.Kubeconfig, "b", interval, "--namespace=team-b", "--domain-filter="+zone)
 	want := map[string]string{
 		"keep." + zone + " A":      "192.0.2.50",
 		"web." + zone + " A":       "10.50.0.1",
@@ -91,26 +62,7 @@ func TestShardsByNamespaceShareOneZone(t *testing.T) {
 	st.expectSets(t, converge, zone, want)
 
 	// Both lead at once, each holding its own Lease.
-	holders := map[string]string{}
-	testbed.Eventually(t, converge, "two Leases held", func() error {
-		for _, s := range []*shard{a, b} {
-			l, err := kube.Client(t).CoordinationV1().Leases("default").Get(context.Background(), "zonekeeper-"+s.name, metav1.GetOptions{})
-			if err != nil {
-				return err
-			}
-			if l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
-				return fmt.Errorf("lease zonekeeper-%s has no holder", s.name)
-			}
-			if !strings.Contains(s.log.String(), `"msg":"Became the leader"`) {
-				return fmt.Errorf("shard %s does not lead", s.name)
-			}
-			holders[s.name] = *l.Spec.HolderIdentity
-		}
-		return nil
-	})
-	if holders["a"] == holders["b"] {
-		t.Errorf("both Leases held by %q", holders["a"])
-	}
+	expectTwoLeaders(t, kube, a, b)
 
 	// The hostname moves from team-a to team-b: shard a deletes its records, shard b creates its own.
 	if err := e.client.CoreV1().Services("team-a").Delete(context.Background(), "mover", metav1.DeleteOptions{}); err != nil {
@@ -131,7 +83,7 @@ func TestShardsByNamespaceShareOneZone(t *testing.T) {
 			"DELETE mover." + zone: true, "DELETE a-mover." + zone: true},
 		"b": {"CREATE api." + zone: true, "CREATE a-api." + zone: true, "CREATE mover." + zone: true, "CREATE a-mover." + zone: true},
 	}
-	for _, s := range []*shard{a, b} {
+	for _, s := range []*shardProcess{a, b} {
 		changes := desiredChanges(s.log.String())
 		seen := map[string]bool{}
 		for _, c := range changes {
@@ -165,7 +117,7 @@ func TestShardsByNamespaceShareOneZone(t *testing.T) {
 			t.Errorf("Route 53 answered %s %d times: the shards' 2.5 requests/s each should fit the account's 5", k, n)
 		}
 	}
-	for _, s := range []*shard{a, b} {
+	for _, s := range []*shardProcess{a, b} {
 		for _, line := range strings.Split(s.log.String(), "\n") {
 			if strings.Contains(line, `"msg":"Change rejected by the provider"`) &&
 				(s.name != "b" || !strings.Contains(line, `"record":"mover.`+zone+`"`) || !strings.Contains(line, "already exists")) {
@@ -174,6 +126,148 @@ func TestShardsByNamespaceShareOneZone(t *testing.T) {
 		}
 	}
 	t.Logf("calls %v, errors %v, writes by shard %v", srv.Counters().Calls, errs, writes)
+}
+
+// Issue 15 item 6, the other split: two processes shard one cluster by hosted zone, each with its own
+// --domain-filter (every namespace), owner id and Lease. A Service naming a host in each zone is
+// published half by each; neither shard makes a single call about the other's zone (the emulator's
+// call log, by access key); a hostname moved from one zone to the other (the annotation edited) is
+// deleted by the first shard and created by the second; no request is refused or throttled.
+func TestShardsByZone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	awsCredentials(t)
+	kube := testbed.StartKubeAPIServer(t)
+	e := &env{kube: kube, client: kube.Client(t)}
+	const east, west = "east.test", "west.test"
+	srv := startEmulator(t, route53emu.Options{RateLimit: 5}, route53emu.SeedZone{Name: east}, route53emu.SeedZone{Name: west})
+	zoneIDs := map[string]string{}
+	for _, z := range srv.Dump() {
+		zoneIDs[strings.TrimSuffix(z.Name, ".")] = z.ID
+	}
+	bin := buildZonekeeper(t)
+	const interval = 3 * time.Second
+
+	e.createService(t, annotated(loadBalancer("shop", "default", nil), "hostname", "shop."+east+",shop."+west), "10.60.0.1")
+	blog := e.createService(t, annotated(loadBalancer("blog", "default", nil), "hostname", "blog."+east), "10.60.0.2")
+	e.createService(t, annotated(loadBalancer("wiki", "default", nil), "hostname", "wiki."+west), "10.60.0.3")
+	a := startShard(t, bin, kube.Kubeconfig, "east", interval, "--domain-filter="+east)
+	b := startShard(t, bin, kube.Kubeconfig, "west", interval, "--domain-filter="+west)
+	wantEast := map[string]string{
+		"shop." + east + " A": "10.60.0.1", "a-shop." + east + " TXT": ownership("shard-east", "service/default/shop"),
+		"blog." + east + " A": "10.60.0.2", "a-blog." + east + " TXT": ownership("shard-east", "service/default/blog"),
+	}
+	wantWest := map[string]string{
+		"shop." + west + " A": "10.60.0.1", "a-shop." + west + " TXT": ownership("shard-west", "service/default/shop"),
+		"wiki." + west + " A": "10.60.0.3", "a-wiki." + west + " TXT": ownership("shard-west", "service/default/wiki"),
+	}
+	st := &awsStack{srv: srv}
+	st.expectSets(t, converge, east, wantEast)
+	st.expectSets(t, converge, west, wantWest)
+	expectTwoLeaders(t, kube, a, b)
+
+	// blog moves from east.test to west.test.
+	blog, err := e.client.CoreV1().Services("default").Get(context.Background(), blog.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blog.Annotations["external-dns.alpha.kubernetes.io/hostname"] = "blog." + west
+	if _, err := e.client.CoreV1().Services("default").Update(context.Background(), blog, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	moved := time.Now()
+	delete(wantEast, "blog."+east+" A")
+	delete(wantEast, "a-blog."+east+" TXT")
+	wantWest["blog."+west+" A"] = "10.60.0.2"
+	wantWest["a-blog."+west+" TXT"] = ownership("shard-west", "service/default/blog")
+	st.expectSets(t, 3*interval+10*time.Second, west, wantWest)
+	st.expectSets(t, 3*interval+10*time.Second, east, wantEast)
+	t.Logf("handed over from zone %s to zone %s in %s (--interval %s, --guard-settle 3s)", east, west, time.Since(moved).Round(100*time.Millisecond), interval)
+	time.Sleep(interval + time.Second) // a resync of each: nothing moves back
+	st.expectSets(t, time.Second, east, wantEast)
+	st.expectSets(t, time.Second, west, wantWest)
+
+	// Neither shard made a call about the other's zone.
+	own := map[string]string{"AKIDSHARDEAST": zoneIDs[east], "AKIDSHARDWEST": zoneIDs[west]}
+	perShard := map[string]map[string]int{}
+	for _, c := range srv.Calls() {
+		if perShard[c.AccessKeyID] == nil {
+			perShard[c.AccessKeyID] = map[string]int{}
+		}
+		perShard[c.AccessKeyID][c.Operation]++
+		if c.ZoneID != "" && c.ZoneID != own[c.AccessKeyID] {
+			t.Errorf("%s called %s on zone %s, not its own %s", c.AccessKeyID, c.Operation, c.ZoneID, own[c.AccessKeyID])
+		}
+	}
+	if perShard["AKIDSHARDEAST"]["ChangeResourceRecordSets"] == 0 || perShard["AKIDSHARDWEST"]["ChangeResourceRecordSets"] == 0 || len(perShard) != 2 {
+		t.Errorf("calls by access key %v: want both shards writing and nobody else", perShard)
+	}
+	if errs := srv.Counters().Errors; len(errs) != 0 {
+		t.Errorf("Route 53 errors %v: disjoint zones and 2.5 requests/s each should meet none", errs)
+	}
+	t.Logf("calls by shard %v", perShard)
+}
+
+// shardProcess is one zonekeeper process of a sharded installation.
+type shardProcess struct {
+	name string
+	cmd  *exec.Cmd
+	log  *testbed.LogBuffer
+}
+
+// startShard runs the binary as shard name: Services, Route 53, owner id shard-NAME, Lease
+// zonekeeper-NAME, half of the account's 5 requests/s, the access key AKIDSHARDNAME (so that the
+// emulator's call log says which shard made each call), and the shard's own flags.
+func startShard(t *testing.T, bin, kubeconfig, name string, interval time.Duration, flags ...string) *shardProcess {
+	t.Helper()
+	s := &shardProcess{name: name, log: &testbed.LogBuffer{}}
+	args := append([]string{"--kubeconfig=" + kubeconfig, "--source=service", "--provider=aws",
+		"--txt-owner-id=shard-" + name, "--policy=sync", "--interval=" + interval.String(),
+		"--aws-requests-per-second=2.5", "--log-format=json", fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t)),
+		"--leader-elect", "--leader-elect-namespace=default", "--leader-elect-lease-name=zonekeeper-" + name,
+		"--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"}, flags...)
+	s.cmd = exec.Command(bin, args...)
+	s.cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=AKIDSHARD"+strings.ToUpper(name))
+	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = s.cmd.Process.Signal(syscall.SIGTERM)
+		_, _ = s.cmd.Process.Wait()
+		checkNoSecretsLogged(t, "shard "+name, s.log.String(), configuredSecrets(s.cmd.Args))
+		if t.Failed() {
+			t.Logf("shard %s log:\n%s", name, tail(s.log.String(), 6000))
+		}
+	})
+	return s
+}
+
+// expectTwoLeaders waits until each shard leads, holding its own Lease, the two held by different
+// replicas.
+func expectTwoLeaders(t *testing.T, kube *testbed.KubeAPIServer, a, b *shardProcess) {
+	t.Helper()
+	holders := map[string]string{}
+	testbed.Eventually(t, converge, "two Leases held", func() error {
+		for _, s := range []*shardProcess{a, b} {
+			l, err := kube.Client(t).CoordinationV1().Leases("default").Get(context.Background(), "zonekeeper-"+s.name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity == "" {
+				return fmt.Errorf("lease zonekeeper-%s has no holder", s.name)
+			}
+			if !strings.Contains(s.log.String(), `"msg":"Became the leader"`) {
+				return fmt.Errorf("shard %s does not lead", s.name)
+			}
+			holders[s.name] = *l.Spec.HolderIdentity
+		}
+		return nil
+	})
+	if holders[a.name] == holders[b.name] {
+		t.Errorf("both Leases held by %q", holders[a.name])
+	}
 }
 
 // desiredChanges are the "ACTION name" of every "Desired change" line of a JSON log, in order (the
