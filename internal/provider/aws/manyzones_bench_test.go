@@ -6,8 +6,12 @@ import (
 	"log/slog"
 	"math"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -114,8 +118,9 @@ func counted(b *testing.B, srv *route53emu.Server, prefix string, minChange, min
 
 // (a) converge 50 empty zones to 100,000 record sets at 5 requests/s; (b) one hostname changes;
 // (c) one idle resync, paced at 5 requests/s; (d) idle hours: 180 resyncs of a 1-minute --interval
-// with the provider's clock moved on a minute each. (d) is counted on a second zonekeeper over the
-// same zones whose client is not paced, so that 9,000 probes do not take 30 minutes: its relisting
+// with the provider's clock moved on a minute each; (e) a record added out of band in one zone, then
+// one resync. (d) is counted on a second zonekeeper over the
+// same zones whose client is not paced, so that the probes do not take minutes of real time: its relisting
 // period is passed explicitly as the default a 5 requests/s account derives (pacing.RelistPeriod of
 // the cached pages at 5/s), which is what CheckZones computes with relist 0 at the default rate.
 func BenchmarkManyZones(b *testing.B) {
@@ -179,6 +184,29 @@ func BenchmarkManyZones(b *testing.B) {
 			}
 		}
 		counted(b, srv, "idle-3h-", 0, float64(pages)*3*time.Hour.Seconds()/relist.Seconds())
+
+		// (e) A record set added behind our back in one zone: the next resync lists that zone alone
+		// (7 pages), and leaves the foreign record alone.
+		srv.ClearCalls()
+		var changed string
+		for _, z := range srv.Dump() {
+			if strings.TrimSuffix(z.Name, ".") == manyZoneName(13) {
+				changed = z.ID
+			}
+		}
+		_, err := fast.p.accounts[0].api.ChangeResourceRecordSets(context.Background(), &route53.ChangeResourceRecordSetsInput{
+			HostedZoneId: ptr(changed),
+			ChangeBatch: &r53types.ChangeBatch{Changes: []r53types.Change{{Action: r53types.ChangeActionCreate, ResourceRecordSet: &r53types.ResourceRecordSet{
+				Name: ptr("manual." + manyZoneName(13)), Type: r53types.RRTypeA, TTL: ptr(int64(300)), ResourceRecords: []r53types.ResourceRecord{{Value: ptr("192.0.2.13")}},
+			}}}},
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv.ClearCalls()
+		now = now.Add(time.Minute)
+		fast.idleResync(b, relist)
+		counted(b, srv, "drift-", 0, math.Ceil((manyZoneSetsEach+1)/float64(listPageSize)))
 	}
 }
 
