@@ -16,6 +16,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/logging"
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
@@ -35,7 +36,10 @@ type Config struct {
 	NegotiateBackoff time.Duration
 	// Metrics counts requests and errors per call; nil counts nothing.
 	Metrics Metrics
-	Logger  *slog.Logger
+	// APIMetrics counts every attempt and 429 in the providers' API budget metrics
+	// (zonekeeper_provider_api_calls_total, _throttles_total, _rate); nil counts nothing.
+	APIMetrics pacing.Metrics
+	Logger     *slog.Logger
 }
 
 // Metrics receives external-dns's webhook client counters: call is records, applychanges or
@@ -59,6 +63,8 @@ type Provider struct {
 	cfg     Config
 	log     *slog.Logger
 	metrics Metrics
+	api     pacing.Metrics
+	budget  *throttle
 
 	mu         sync.Mutex
 	negotiated bool
@@ -103,6 +109,8 @@ func New(cfg Config) (*Provider, error) {
 		cfg:     cfg,
 		log:     log,
 		metrics: cfg.Metrics,
+		api:     cfg.APIMetrics,
+		budget:  &throttle{metrics: cfg.APIMetrics, account: shown, now: time.Now, maxWait: maxThrottleWait},
 	}, nil
 }
 
@@ -302,13 +310,6 @@ func (p *Provider) exchange(ctx context.Context, method, path string, in, out an
 func (p *Provider) request(ctx context.Context, method, target string, body io.Reader) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, method, target, body)
 	return req, logging.RedactURLError(err)
-}
-
-// do sends a request; the credentials of the URL authenticate it (basic auth) and are kept out of the
-// error.
-func (p *Provider) do(req *http.Request) (*http.Response, error) {
-	resp, err := p.client.Do(req)
-	return resp, logging.RedactURLError(err)
 }
 
 // requested and failed feed external-dns's webhook client counters.

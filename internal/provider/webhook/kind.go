@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
 
@@ -34,10 +35,11 @@ func (s *WebhookFlags) Kind() provider.Kind {
 		NoWebhookServer: "would serve a webhook provider through itself",
 		New: func(_ context.Context, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
 			metrics, _ := env.Metrics.(Metrics)
+			api, _ := env.Metrics.(pacing.Metrics)
 			return func(provider.View) (provider.Provider, error) {
 				p, err := New(Config{
 					URL: s.WebhookProviderURL, ReadTimeout: s.WebhookProviderReadTimeout,
-					WriteTimeout: s.WebhookProviderWriteTimeout, Metrics: metrics, Logger: env.Log,
+					WriteTimeout: s.WebhookProviderWriteTimeout, Metrics: metrics, APIMetrics: api, Logger: env.Log,
 				})
 				if err != nil {
 					return nil, fmt.Errorf("--provider=webhook: %w", err)
