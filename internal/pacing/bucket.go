@@ -26,6 +26,7 @@ const (
 type Bucket struct {
 	mu        sync.Mutex
 	max       float64
+	burst     int
 	limiter   *rate.Limiter
 	throttles int
 	// pausedUntil is when a Retry-After the API asked for ends; nothing is sent before.
@@ -37,12 +38,22 @@ type Bucket struct {
 
 // New returns a bucket allowing perSecond requests per second at most (burst 1: requests are spread
 // evenly, so an API that counts per second never sees a burst above its quota).
-func New(perSecond float64) *Bucket {
+func New(perSecond float64) *Bucket { return NewBurst(perSecond, 1) }
+
+// NewBurst returns a bucket that refills at perSecond and holds up to burst tokens, for an API that
+// documents its limit as a token bucket (Azure Resource Manager: reads 250 tokens refilled at 25/s):
+// a sync may spend the burst at once, then goes at the refill rate. It starts full, as the API's
+// bucket does after a quiet while. burst below 1 is 1.
+func NewBurst(perSecond float64, burst int) *Bucket {
 	if perSecond <= 0 {
 		perSecond = 1
 	}
-	return &Bucket{max: perSecond, limiter: rate.NewLimiter(rate.Limit(perSecond), 1), now: time.Now}
+	burst = max(burst, 1)
+	return &Bucket{max: perSecond, burst: burst, limiter: rate.NewLimiter(rate.Limit(perSecond), burst), now: time.Now}
 }
+
+// Burst is how many requests may go at once.
+func (b *Bucket) Burst() int { return b.burst }
 
 // Wait blocks until the next request may go: after any Retry-After pause (one that another request's
 // throttling extended meanwhile too), then for a token.
@@ -79,10 +90,18 @@ func (b *Bucket) Throttles() int {
 }
 
 // Throttled adapts to one "too many requests" answer: the rate halves (not below FloorShare of the
-// maximum) and, when the API said how long to wait (Retry-After), nothing is sent before that.
+// maximum) and, when the API said how long to wait (Retry-After), nothing is sent before that. A
+// bucket with a burst is emptied too: the API's bucket is, so the tokens counted here are not there
+// (another client of the account spent them).
 func (b *Bucket) Throttled(retryAfter time.Duration) {
 	b.mu.Lock()
 	b.throttles++
+	if b.burst > 1 {
+		now := b.now()
+		if n := int(b.limiter.TokensAt(now)); n > 0 {
+			b.limiter.AllowN(now, n)
+		}
+	}
 	b.setLocked(max(b.max*FloorShare, float64(b.limiter.Limit())/2))
 	if retryAfter > 0 {
 		if until := b.now().Add(retryAfter); until.After(b.pausedUntil) {

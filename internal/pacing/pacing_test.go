@@ -109,3 +109,53 @@ func TestRelistPeriod(t *testing.T) {
 		t.Fatal("nothing to list: no period")
 	}
 }
+
+// A bucket with a burst lets that many requests go at once, then paces at its rate; a throttle empties
+// it, so the next request waits for a refill.
+func TestBurstBucket(t *testing.T) {
+	b := NewBurst(10, 20)
+	ctx := context.Background()
+	start := time.Now()
+	for range 20 {
+		if err := b.Wait(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d > 50*time.Millisecond {
+		t.Fatalf("20 requests within a burst of 20 took %s, want at once", d)
+	}
+	if err := b.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < 80*time.Millisecond {
+		t.Fatalf("the 21st request went after %s, want about 100 ms (10/s)", d)
+	}
+	full := NewBurst(1000, 50)
+	full.Throttled(0)
+	start = time.Now()
+	if err := full.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d < time.Millisecond {
+		t.Fatalf("after a throttle a full bucket let a request go at once (%s): it must be emptied", d)
+	}
+	if New(5).Burst() != 1 || NewBurst(5, 0).Burst() != 1 {
+		t.Fatal("New and a burst below 1 mean burst 1")
+	}
+}
+
+func TestPoolClassBuckets(t *testing.T) {
+	m := &recorded{rates: map[string]float64{}}
+	p := NewPool("azure", m)
+	r, w, r2 := p.ClassBucket("sub=s", "read", 25, 250), p.ClassBucket("sub=s", "write", 10, 200), p.ClassBucket("sub=s", "read", 1, 1)
+	if r != r2 || r == w || r.Max() != 25 || r.Burst() != 250 || w.Max() != 10 || w.Burst() != 200 {
+		t.Fatal("one bucket per account and class, made at the first rate and burst asked for")
+	}
+	w.Throttled(0)
+	if m.rates["azure/sub=s write"] != 5 || m.rates["azure/sub=s read"] != 25 {
+		t.Fatalf("rates reported: %v", m.rates)
+	}
+	if p.Bucket("sub=s", 5) == r {
+		t.Fatal("an account's plain bucket is not one of its class buckets")
+	}
+}

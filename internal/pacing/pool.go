@@ -24,7 +24,24 @@ func (p *Pool) Bucket(key string, perSecond float64) *Bucket {
 	if b, ok := p.buckets[key]; ok {
 		return b
 	}
-	b := New(perSecond)
+	return p.makeLocked(key, New(perSecond))
+}
+
+// ClassBucket returns the bucket of one operation class ("read", "write", "delete") of the account,
+// for an API that limits each class apart (Azure Resource Manager), made at perSecond with burst the
+// first time. Its rate is reported under the account "KEY CLASS".
+func (p *Pool) ClassBucket(key, class string, perSecond float64, burst int) *Bucket {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	id := key + " " + class
+	if b, ok := p.buckets[id]; ok {
+		return b
+	}
+	return p.makeLocked(id, NewBurst(perSecond, burst))
+}
+
+// makeLocked registers b under key; callers hold p.mu.
+func (p *Pool) makeLocked(key string, b *Bucket) *Bucket {
 	if p.metrics != nil {
 		b.OnRate(func(r float64) { p.metrics.APIRate(p.name, key, r) })
 	}

@@ -17,15 +17,21 @@ type recordSet struct {
 	auto    bool // registered by a virtual network link (private zones): never to be changed
 }
 
-// zoneRef is one zone of the resource group: its name, and its ARM resource id, which --zone-id-filter
-// matches.
-type zoneRef struct{ name, id string }
+// zoneRef is one zone of the resource group: its name, its ARM resource id, which --zone-id-filter
+// matches, and its numberOfRecordSets ("the current number of record sets in this zone", every type
+// and auto-registered sets included), the zone probe.
+type zoneRef struct {
+	name, id string
+	count    int64
+}
 
 // backend is what the provider needs from Azure DNS or Azure Private DNS: the zones of the resource
 // group, their record sets, and one-set writes (the API has no batch).
 type backend interface {
 	zones(ctx context.Context) ([]zoneRef, error)
-	recordSets(ctx context.Context, zone string) ([]recordSet, error)
+	// recordSets lists the zone's record sets of the handled types, and how many sets of any type
+	// the listing held (what numberOfRecordSets counts).
+	recordSets(ctx context.Context, zone string) (sets []recordSet, total int64, err error)
 	put(ctx context.Context, zone string, rs recordSet) error
 	remove(ctx context.Context, zone, name, typ string) error
 	// types are the record types the provider reads and writes.

@@ -23,7 +23,7 @@ const (
 // transport that trusts its test CA and dials it for every host (MSAL sends instance discovery to
 // login.microsoftonline.com, which a CONNECT proxy would route the same way), and an azure.json in
 // the AzureStackCloud form pointing at it.
-func emulator(t *testing.T, opts azurednsemu.Options) (*azurednsemu.Server, *http.Client, string) {
+func emulator(t testing.TB, opts azurednsemu.Options) (*azurednsemu.Server, *http.Client, string) {
 	t.Helper()
 	ca, err := azurednsemu.NewTestCA(azurednsemu.DefaultTLSHosts...)
 	if err != nil {
@@ -57,6 +57,10 @@ func emulator(t *testing.T, opts azurednsemu.Options) (*azurednsemu.Server, *htt
 }
 
 func newTestProvider(t *testing.T, client *http.Client, path string, cfg Config) *Provider {
+	return newTestProviderB(t, client, path, cfg)
+}
+
+func newTestProviderB(t testing.TB, client *http.Client, path string, cfg Config) *Provider {
 	t.Helper()
 	f, err := LoadConfig(path, Overrides{})
 	if err != nil {

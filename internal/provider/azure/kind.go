@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 )
@@ -83,9 +84,13 @@ func (s *AzureFlags) start(name string, private bool, env provider.Env) (func(pr
 	if err != nil {
 		return nil, err
 	}
+	// The process's metrics (internal/metrics): every attempt by zone and call, 429s, the rates. One
+	// pool of request budgets for the kind: one read, write and delete bucket per account.
+	metrics, _ := env.Metrics.(pacing.Metrics)
+	pool := pacing.NewPool(name, metrics)
 	return func(provider.View) (provider.Provider, error) {
 		p, err := New(Config{Private: private, File: file, DomainFilter: df, ZoneIDFilter: env.ZoneIDFilter, MaxRetries: s.AzureMaxRetriesCount, ZonesCacheDuration: s.AzureZonesCacheDuration,
-			CAFile: env.TLS.CAFile})
+			CAFile: env.TLS.CAFile, Pool: pool, Metrics: metrics})
 		if err != nil {
 			return nil, fmt.Errorf("--provider=%s: %w", name, err)
 		}

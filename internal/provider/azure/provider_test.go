@@ -89,6 +89,7 @@ func TestMaxRetries(t *testing.T) {
 	if err := emu.AddFault(azurednsemu.Fault{Operation: azurednsemu.OpRecordSetsListAllByDNSZone, Status: 429, Count: 2, RetryAfter: 1}); err != nil {
 		t.Fatal(err)
 	}
+	p.Invalidate() // the record sets are cached: list them again
 	if _, err := p.Records(ctx); err != nil {
 		t.Fatalf("two 429s with two retries: %v", err)
 	}
@@ -99,6 +100,7 @@ func TestMaxRetries(t *testing.T) {
 	if err := emu.AddFault(azurednsemu.Fault{Operation: azurednsemu.OpRecordSetsListAllByDNSZone, Status: 429, Count: 1, RetryAfter: 1}); err != nil {
 		t.Fatal(err)
 	}
+	none.Invalidate()
 	if _, err := none.Records(ctx); err == nil || !strings.Contains(err.Error(), "429") {
 		t.Fatalf("a 429 without retries: %v", err)
 	}
@@ -178,7 +180,11 @@ func TestZoneIDFilter(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Join(zones, ","); got != c.want {
+		var names []string
+		for _, z := range zones {
+			names = append(names, z.name)
+		}
+		if got := strings.Join(names, ","); got != c.want {
 			t.Errorf("--zone-id-filter=%q: zones %q, want %q", c.filter, got, c.want)
 		}
 	}

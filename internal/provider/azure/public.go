@@ -28,20 +28,26 @@ func (b *publicDNS) zones(ctx context.Context) ([]zoneRef, error) {
 		}
 		for _, z := range page.Value {
 			if z != nil && z.Name != nil {
-				out = append(out, zoneRef{name: strings.ToLower(*z.Name), id: deref(z.ID)})
+				var n int64
+				if z.Properties != nil {
+					n = deref(z.Properties.NumberOfRecordSets)
+				}
+				out = append(out, zoneRef{name: strings.ToLower(*z.Name), id: deref(z.ID), count: n})
 			}
 		}
 	}
 	return out, nil
 }
 
-func (b *publicDNS) recordSets(ctx context.Context, zone string) ([]recordSet, error) {
+func (b *publicDNS) recordSets(ctx context.Context, zone string) ([]recordSet, int64, error) {
 	var out []recordSet
+	var total int64
 	for p := b.rc.NewListAllByDNSZonePager(b.rg, zone, nil); p.More(); {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		total += int64(len(page.Value))
 		for _, r := range page.Value {
 			if r == nil || r.Name == nil || r.Type == nil || r.Properties == nil {
 				continue
@@ -83,7 +89,7 @@ func (b *publicDNS) recordSets(ctx context.Context, zone string) ([]recordSet, e
 			out = append(out, rs)
 		}
 	}
-	return out, nil
+	return out, total, nil
 }
 
 func (b *publicDNS) put(ctx context.Context, zone string, rs recordSet) error {
