@@ -34,8 +34,10 @@ type Config struct {
 	ZoneType string
 	// ZoneTags (--aws-zone-tags): "key=value" or "key"; a zone is kept when it has every tag.
 	ZoneTags []string
-	// ZonesCacheDuration (--aws-zones-cache-duration): how long the zone list outlives a resync. With 0
-	// the zone list is kept until the next resync (Invalidate), never re-listed for an event.
+	// ZonesCacheDuration (--aws-zones-cache-duration): how long the zone list is trusted. Once it is
+	// that old, the next resync (CheckZones) fetches it again — one ListHostedZones, whose counts also
+	// serve as that resync's probe — and the zones that appeared are listed. With 0 the zone list is
+	// fetched at start, at each full relisting and after a failed run; an event never fetches it.
 	ZonesCacheDuration time.Duration
 
 	// BatchChangeSize, BatchChangeSizeBytes, BatchChangeSizeValues bound one ChangeResourceRecordSets

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/route53"
+	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 
 	"github.com/zonekeeper/zonekeeper/internal/pacing"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -34,7 +35,7 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		p.mu.Unlock()
 		return nil, nil
 	}
-	zs, listedAt, pages := p.zoneList, p.listedAt, p.cachedPagesLocked()
+	zs, zonesAt, listedAt, pages := p.zoneList, p.zonesAt, p.listedAt, p.cachedPagesLocked()
 	p.mu.Unlock()
 	if relist <= 0 {
 		relist = pacing.RelistPeriod(pages, p.limiter.Max())
@@ -48,12 +49,23 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		return names, nil
 	}
 	staleSet := map[string]bool{}
+	var gone []string
+	var listed map[string]int64 // the counts of a zone list fetched just now: the probe's answer
+	if d := p.cfg.ZonesCacheDuration; d > 0 && p.now().Sub(zonesAt) >= d {
+		var err error
+		if zs, gone, listed, err = p.refreshZoneList(ctx, zs, staleSet); err != nil {
+			return nil, err
+		}
+	}
 	byAccount := map[*route53.Client][]zone{}
 	for _, z := range zs {
 		if p.unreadableZone(z.id) != nil {
 			p.dropZone(z.id)
 			staleSet[z.id] = true
 			continue
+		}
+		if staleSet[z.id] || !p.cached(z.id) {
+			continue // listed by the next Records anyway
 		}
 		byAccount[z.api] = append(byAccount[z.api], z)
 	}
@@ -62,7 +74,7 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 	p.mu.Unlock()
 	var err error
 	for _, api := range p.accountsOf(zs) {
-		if err = p.probeAccount(ctx, api, byAccount[api], totals[api], staleSet); err != nil {
+		if err = p.probeAccount(ctx, api, byAccount[api], totals[api], listed, staleSet); err != nil {
 			break
 		}
 	}
@@ -72,7 +84,41 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 			stale = append(stale, z.name)
 		}
 	}
-	return stale, err
+	return append(stale, gone...), err
+}
+
+// refreshZoneList fetches the zone list again (--aws-zones-cache-duration has passed since the last
+// one) and installs it. The zones that appeared are marked in stale (the next Records lists them,
+// the zones already cached are kept); the names of those that went are returned, so that the caller
+// folds the records again without them.
+func (p *Provider) refreshZoneList(ctx context.Context, old []zone, stale map[string]bool) (fresh []zone, gone []string, counts map[string]int64, err error) {
+	fresh, totals, counts, err := p.listZones(ctx)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("aws: %w", err)
+	}
+	p.mu.Lock()
+	p.zoneList, p.zonesAt, p.accountZones = fresh, p.now(), totals
+	p.mu.Unlock()
+	had := map[string]bool{}
+	for _, z := range old {
+		had[z.id] = true
+	}
+	has := map[string]bool{}
+	for _, z := range fresh {
+		has[z.id] = true
+		if !had[z.id] {
+			p.log.Info("A hosted zone appeared: listing it", "zoneName", z.name, "zoneID", z.id)
+			stale[z.id] = true
+		}
+	}
+	for _, z := range old {
+		if !has[z.id] {
+			p.log.Info("A hosted zone is gone from the zone list: its records are left out", "zoneName", z.name, "zoneID", z.id)
+			p.dropZone(z.id)
+			gone = append(gone, z.name)
+		}
+	}
+	return fresh, gone, counts, nil
 }
 
 // accountsOf are the clients of the accounts of zs, in the order of zs.
@@ -90,12 +136,12 @@ func (p *Provider) accountsOf(zs []zone) []*route53.Client {
 // behind our back. ListHostedZones gives every zone's ResourceRecordSetCount, 100 zones a page: when
 // the account's zones (total, managed or not) fit in fewer pages than there are zones to probe, that
 // listing is the probe (50 zones: one call instead of 50); otherwise each zone costs a GetHostedZone.
-func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []zone, total int, stale map[string]bool) error {
+// counts, when not nil, are the counts of a zone listing made just now: no call is made.
+func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []zone, total int, counts map[string]int64, stale map[string]bool) error {
 	if len(zs) == 0 {
 		return nil
 	}
-	var counts map[string]int64
-	if total > 0 && (total+zoneListPageSize-1)/zoneListPageSize < len(zs) {
+	if counts == nil && total > 0 && (total+zoneListPageSize-1)/zoneListPageSize < len(zs) {
 		var err error
 		if counts, err = zoneCounts(ctx, api); err != nil {
 			return fmt.Errorf("aws: probing hosted zones: %w", err)
@@ -158,14 +204,25 @@ func zoneCounts(ctx context.Context, api *route53.Client) (map[string]int64, err
 			return nil, err
 		}
 		for _, hz := range page.HostedZones {
-			n := int64(-1)
-			if hz.ResourceRecordSetCount != nil {
-				n = *hz.ResourceRecordSetCount
-			}
-			counts[bareZoneID(deref(hz.Id))] = n
+			counts[bareZoneID(deref(hz.Id))] = recordSetCount(hz)
 		}
 	}
 	return counts, nil
+}
+
+// recordSetCount is a listed zone's ResourceRecordSetCount, -1 where Route 53 gives none.
+func recordSetCount(hz r53types.HostedZone) int64 {
+	if hz.ResourceRecordSetCount == nil {
+		return -1
+	}
+	return *hz.ResourceRecordSetCount
+}
+
+// cached reports whether the zone's contents are in the cache.
+func (p *Provider) cached(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.contents[id] != nil
 }
 
 // dropZone forgets one zone's contents (or its listing failure) so that the next load lists it.

@@ -48,7 +48,7 @@ func (s *AWSFlags) Kind() provider.Kind {
 func (s *AWSFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&s.AWSZoneType, "aws-zone-type", s.AWSZoneType, "public, private, or empty for both")
 	flagvalue.BindList(fs, &s.AWSZoneTags, "aws-zone-tags", "KEY=VALUE or KEY: only zones with every tag (repeatable)")
-	fs.DurationVar(&s.AWSZonesCacheDuration, "aws-zones-cache-duration", s.AWSZonesCacheDuration, "how long the hosted zone list is kept beyond a resync")
+	fs.DurationVar(&s.AWSZonesCacheDuration, "aws-zones-cache-duration", s.AWSZonesCacheDuration, "how long the hosted zone list is trusted: the first resync after it aged fetches it again (0: at each full relisting)")
 	fs.IntVar(&s.AWSBatchChangeSize, "aws-batch-change-size", s.AWSBatchChangeSize, "changes per ChangeResourceRecordSets (an UPSERT counts twice)")
 	fs.IntVar(&s.AWSBatchChangeSizeBytes, "aws-batch-change-size-bytes", s.AWSBatchChangeSizeBytes, "characters of record data per ChangeResourceRecordSets")
 	fs.IntVar(&s.AWSBatchChangeSizeValues, "aws-batch-change-size-values", s.AWSBatchChangeSizeValues, "record values per ChangeResourceRecordSets")

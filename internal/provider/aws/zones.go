@@ -32,7 +32,7 @@ func (p *Provider) zones(ctx context.Context) ([]zone, error) {
 	}
 	gen := p.gen
 	p.mu.Unlock()
-	zs, totals, err := p.listZones(ctx)
+	zs, totals, _, err := p.listZones(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -49,18 +49,19 @@ func (p *Provider) zones(ctx context.Context) ([]zone, error) {
 // A zone two profiles reach (one account, two roles) is kept once, with the first profile. One
 // account that cannot be listed fails the listing: a plan over the other accounts' zones alone would
 // be built on a partial view. Public zones come first, then private ones, each by name. totals is
-// how many hosted zones each account holds, managed or not (what a probe by ListHostedZones costs).
-func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route53.Client]int, err error) {
+// how many hosted zones each account holds, managed or not (what a probe by ListHostedZones costs);
+// counts is every listed zone's ResourceRecordSetCount by zone id (-1 where Route 53 gives none).
+func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route53.Client]int, counts map[string]int64, err error) {
 	var out []zone
 	seen := map[string]bool{}
-	totals = map[*route53.Client]int{}
+	totals, counts = map[*route53.Client]int{}, map[string]int64{}
 	for _, a := range p.accounts {
-		zs, total, err := p.listAccountZones(ctx, a)
+		zs, total, err := p.listAccountZones(ctx, a, counts)
 		if err != nil {
 			if a.profile != "" {
-				return nil, nil, fmt.Errorf("profile %s: %w", a.profile, err)
+				return nil, nil, nil, fmt.Errorf("profile %s: %w", a.profile, err)
 			}
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		totals[a.api] = total
 		for _, z := range zs {
@@ -82,11 +83,12 @@ func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route5
 	if len(out) == 0 {
 		p.log.Warn("No hosted zones match the filters", "profiles", p.cfg.Profiles, "domainFilter", p.cfg.DomainFilter, "zoneIDFilter", p.cfg.ZoneIDFilter, "zoneType", p.cfg.ZoneType, "zoneTags", p.cfg.ZoneTags)
 	}
-	return out, totals, nil
+	return out, totals, counts, nil
 }
 
-// listAccountZones lists one account's zones that the filters select, and counts all of them.
-func (p *Provider) listAccountZones(ctx context.Context, a account) (kept []zone, total int, err error) {
+// listAccountZones lists one account's zones that the filters select, counts all of them, and puts
+// each one's record set count into counts.
+func (p *Provider) listAccountZones(ctx context.Context, a account, counts map[string]int64) (kept []zone, total int, err error) {
 	var out []zone
 	pages := route53.NewListHostedZonesPaginator(a.api, &route53.ListHostedZonesInput{})
 	for pages.HasMorePages() {
@@ -96,6 +98,7 @@ func (p *Provider) listAccountZones(ctx context.Context, a account) (kept []zone
 		}
 		total += len(page.HostedZones)
 		for _, hz := range page.HostedZones {
+			counts[bareZoneID(deref(hz.Id))] = recordSetCount(hz)
 			z := zone{id: bareZoneID(deref(hz.Id)), name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone, api: a.api}
 			if p.keepZone(z) {
 				out = append(out, z)
