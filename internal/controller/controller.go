@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -85,6 +84,17 @@ type Controller struct {
 	idle     idleMemo
 	hashSeed maphash.Seed
 
+	// The event path (incremental.go): the objects events named since the last run, the desired
+	// state by object and name, the names whose planned changes did not go out (held back or
+	// rejected), the record sets owned per guard zone, and what the sources could not read at the
+	// last full run. fullDue makes the next run plan everything (Resync).
+	dirty            dirtyObjects
+	index            desiredIndex
+	pending          map[string]bool
+	ownedZones       map[string]int
+	sourceUnreadable []string
+	fullDue          atomic.Bool
+
 	// running is held by Run; events is fed by the one handler registered with the source.
 	running    sync.Mutex
 	eventsOnce sync.Once
@@ -103,14 +113,16 @@ func New(src source.Source, reg registry.Registry, settings Settings, log *slog.
 		settings.Notifier = noNotifier{}
 	}
 	return &Controller{
-		source:   src,
-		registry: reg,
-		settings: settings,
-		log:      log,
-		now:      time.Now,
-		reported: newReportedSet(),
-		retries:  newRetryBook(),
-		hashSeed: maphash.MakeSeed(),
+		source:     src,
+		registry:   reg,
+		settings:   settings,
+		log:        log,
+		now:        time.Now,
+		reported:   newReportedSet(),
+		retries:    newRetryBook(),
+		pending:    map[string]bool{},
+		ownedZones: map[string]int{},
+		hashSeed:   maphash.MakeSeed(),
 	}
 }
 
@@ -142,6 +154,7 @@ type invalidator interface{ Invalidate() }
 
 // Resync makes the next reconcile list the provider again instead of trusting the cache.
 func (c *Controller) Resync() {
+	c.fullDue.Store(true)
 	c.relisted.Store(c.now().UnixNano())
 	if inv, ok := c.registry.(invalidator); ok {
 		inv.Invalidate()
@@ -152,12 +165,31 @@ func (c *Controller) Resync() {
 // provider failed as a whole); changes the provider rejected one by one are not an error: they are
 // reported and retried with backoff.
 func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
+	return c.runOnce(ctx, false)
+}
+
+// runOnce is RunOnce; with scoped set, a run may plan only the names the events since the last run
+// touched (reconcileObjects), unless a full plan is due.
+func (c *Controller) runOnce(ctx context.Context, scoped bool) (Outcome, error) {
 	report := Report{View: c.settings.View, Trigger: c.trigger, Started: c.now(), FirstEvent: c.firstEvent}
 	if report.Trigger == "" {
 		report.Trigger = TriggerOnce
 	}
 	c.trigger, c.firstEvent = "", time.Time{}
-	out, err := c.reconcile(ctx, &report)
+	resources, all := c.dirty.take()
+	var out Outcome
+	var err error
+	done := false
+	if scoped && !all && !c.fullDue.Load() {
+		out, done, err = c.reconcileObjects(ctx, &report, resources)
+	}
+	if !done {
+		c.fullDue.Store(false)
+		out, err = c.reconcile(ctx, &report)
+	}
+	if err != nil {
+		c.fullDue.Store(true) // whatever the failed run took on is planned again, in full
+	}
 	report.Finished = c.now()
 	report.Err = err
 	c.settings.Observer.Reconciled(report)
@@ -165,7 +197,6 @@ func (c *Controller) RunOnce(ctx context.Context) (Outcome, error) {
 }
 
 func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, error) {
-	start := report.Started
 	res, err := c.source.Endpoints(ctx)
 	if err != nil {
 		report.Stage = "source"
@@ -189,9 +220,14 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		return Outcome{}, err
 	}
 	if skip {
+		// The index is what the memo's plan indexed: no event's plan ran since (each one drops the memo).
 		return c.idleOutcome(res, report), nil
 	}
 	c.idle.valid = false
+	if _, ok := c.source.(source.ObjectSource); ok {
+		c.index.rebuild(res.Endpoints)
+		c.sourceUnreadable = res.Unreadable
+	}
 	current, serial, mutations, memoable, err := c.records(ctx)
 	unreadable, partial := provider.AsUnreadableZones(err)
 	if err != nil && !partial {
@@ -230,71 +266,17 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
 		Unreadable:         res.Unreadable,
 	})
-	c.reportConflicts(result.Conflicts)
-	c.reportOwnerMismatches(result.OwnerMismatches)
-	c.reportHeld(result.HeldByPolicy)
-
-	planned, refused := c.withoutUnholdable(result.Changes)
-	c.reportRefused(refused)
-	problems := slices.Clip(res.Problems)
-	for _, r := range refused {
-		problems = append(problems, r.problem)
-	}
-	report.Problems, report.ProblemList = len(problems), problems
-	changes := c.retries.holdBack(planned, c.now())
-	changes, report.Guard, c.guardRecheck = c.settings.Guard.Check(changes, current, c.settings.OwnerID, &c.guard, c.now())
-	c.reportGuard(report.Guard)
-	report.Changes, report.Conflicts, report.OwnerMismatches = changes, result.Conflicts, result.OwnerMismatches
-	report.HeldByPolicy = result.HeldByPolicy
-	out := Outcome{Changes: changes, Problems: problems, Conflicts: result.Conflicts, OwnerMismatches: result.OwnerMismatches,
-		HeldByPolicy: result.HeldByPolicy, Guard: report.Guard, UnreadableZones: report.UnreadableZones}
-	if !changes.HasChanges() {
-		if memoable && !result.Changes.HasChanges() && len(refused) == 0 && len(c.retries.entries) == 0 && c.guardRecheck.IsZero() {
-			if !hashed { // hashed only now: a reconcile that changes something never pays for it (the plan does not modify its input)
-				hash = desiredHash(c.hashSeed, desired, res.Unreadable)
-			}
-			c.idle = idleMemo{valid: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
-				current: len(current), result: result}
-		}
-		c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", len(current))
-		return out, nil
-	}
-	logChanges(c.log, changes, c.settings.DryRun)
-	if c.settings.DryRun {
-		out.Cost = c.estimate(ctx, changes)
-		return out, nil
-	}
-	if err := checkWriteFence(ctx); err != nil {
-		// Another replica may lead by now: write nothing, and plan everything again next time.
-		c.Resync()
-		report.Stage = "leader"
+	c.ownedZones = c.settings.Guard.Owned(current, c.settings.OwnerID)
+	out, err := c.applyPlan(ctx, report, result, res.Problems, nil)
+	if err != nil {
 		return out, err
 	}
-	err = c.registry.ApplyChanges(ctx, changes)
-	now := c.now()
-	if err != nil {
-		applyErr, partial := asApplyError(err)
-		if !partial {
-			// Unknown how much was applied: trust nothing cached.
-			c.Resync()
-			report.Stage = "provider"
-			return out, err
+	if memoable && !result.Changes.HasChanges() && len(c.retries.entries) == 0 && c.guardRecheck.IsZero() {
+		if !hashed { // hashed only now: a reconcile that changes something never pays for it (the plan does not modify its input)
+			hash = desiredHash(c.hashSeed, desired, res.Unreadable)
 		}
-		out.Rejected = len(applyErr.Rejected)
-		report.Rejected = applyErr.Rejected
-		for _, r := range applyErr.Rejected {
-			firstTime := c.retries.attempts(r.Endpoint.Key()) == 0
-			delay := c.retries.failed(r.Endpoint.Key(), now)
-			c.log.Warn("Change rejected by the provider",
-				"action", string(r.Action), "record", r.Endpoint.DNSName, "type", r.Endpoint.RecordType,
-				"resource", r.Endpoint.Resource(), "error", r.Err.Error(), "retryIn", delay.String())
-			if firstTime {
-				c.settings.Notifier.Rejected(r.Endpoint.Resource(), r.Endpoint, r.Err)
-			}
-		}
+		c.idle = idleMemo{valid: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
+			current: len(current), result: result}
 	}
-	c.retries.succeeded(changes, now)
-	c.notifyPublished(changes, report.Rejected)
-	c.log.Info("Changes applied", "changes", changes.Len(), "rejected", out.Rejected, "duration", c.now().Sub(start).String())
 	return out, nil
 }

@@ -30,6 +30,11 @@ type Report struct {
 	FirstEvent time.Time
 	// Desired and Current count endpoints from the sources and records from the registry.
 	Desired, Current int
+	// Scope is set when the run planned only the names that the events since the last run touched:
+	// it lists the objects (resource labels) those events named. Current, Problems, ProblemList,
+	// Conflicts, OwnerMismatches, HeldByPolicy and Guard then cover those names only (and the names
+	// with changes still held back); Desired counts every desired endpoint. nil: a full plan.
+	Scope []string
 	// Changes sent (or, in a dry run, planned); nil when the run failed before planning.
 	Changes  *plan.Changes
 	Rejected []provider.RejectedChange

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
 // maxFailureBackoff caps the wait after a failed run. While runs fail, each retry first probes the
@@ -44,7 +45,8 @@ func (c *Controller) Run(ctx context.Context) error {
 		// Any run serves the events that arrived before it, whatever triggered it.
 		c.trigger, c.firstEvent = trigger, firstEvent
 		firstEvent = time.Time{}
-		_, err := c.RunOnce(ctx)
+		// An event's run, or a retry's, plans only the names touched since the last run when it can.
+		_, err := c.runOnce(ctx, trigger == TriggerEvent || trigger == TriggerRetry)
 		if ctx.Err() != nil {
 			return
 		}
@@ -151,11 +153,22 @@ func stopTimer(t **time.Timer) {
 func (c *Controller) sourceEvents() <-chan struct{} {
 	c.eventsOnce.Do(func() {
 		c.events = make(chan struct{}, 1)
-		c.source.AddEventHandler(func() {
+		signal := func() {
 			select {
 			case c.events <- struct{}{}:
 			default:
 			}
+		}
+		if o, ok := c.source.(source.ObjectSource); ok {
+			o.AddObjectHandler(func(resource string) {
+				c.dirty.mark(resource)
+				signal()
+			})
+			return
+		}
+		c.source.AddEventHandler(func() {
+			c.dirty.mark("")
+			signal()
 		})
 	})
 	return c.events

@@ -34,6 +34,7 @@ type Metrics struct {
 
 	// zonekeeper's own.
 	syncDuration      *prometheus.HistogramVec
+	reconcilesByPlan  *prometheus.CounterVec
 	changesApplied    *prometheus.CounterVec
 	changesRejected   *prometheus.CounterVec
 	eventToApplied    prometheus.Histogram
@@ -72,6 +73,10 @@ func New(version string) *Metrics {
 		Buckets: prometheus.ExponentialBuckets(0.001, 2, 16),
 	}, []string{"trigger", "view"})
 	f(m.syncDuration)
+	m.reconcilesByPlan = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "zonekeeper_reconciles_total", Help: "Reconciles that got as far as planning, by view and plan: names (an event's plan of the names it touched) or full.",
+	}, []string{"view", "plan"})
+	f(m.reconcilesByPlan)
 	m.changesApplied = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "zonekeeper_changes_applied_total", Help: "Record set changes the provider accepted, by action, record type and view.",
 	}, []string{"action", "record_type", "view"})
@@ -182,6 +187,13 @@ func (m *Metrics) Reconciled(r controller.Report) {
 		}
 		return
 	}
+	if r.Changes != nil {
+		kind := "full"
+		if r.Scope != nil {
+			kind = "names"
+		}
+		m.reconcilesByPlan.WithLabelValues(r.View, kind).Inc()
+	}
 	held := map[plan.Action]int{plan.ActionUpdate: 0, plan.ActionDelete: 0}
 	for _, h := range r.HeldByPolicy {
 		if !h.Unreadable {
@@ -195,6 +207,9 @@ func (m *Metrics) Reconciled(r controller.Report) {
 		}
 	}
 	for action, n := range held {
+		if r.Scope != nil {
+			break // an event's plan knows the held changes of the names it touched only
+		}
 		m.heldByPolicy.WithLabelValues(string(action), r.View).Set(float64(n))
 	}
 	// With views: the oldest view's last success (a stale view shows), and sums over the views.

@@ -65,10 +65,12 @@ func (v *viewStates) record(r controller.Report) totals {
 	} else {
 		s.consecutiveErrors = 0
 		s.lastSync = r.Finished
-		s.desired, s.current, s.problems = r.Desired, r.Current, r.Problems
 		v.lastSync.WithLabelValues(r.View).Set(float64(r.Finished.UnixNano()) / 1e9)
-		v.endpoints.WithLabelValues(r.View, "desired").Set(float64(r.Desired))
-		v.endpoints.WithLabelValues(r.View, "current").Set(float64(r.Current))
+		if r.Scope == nil { // an event's plan counts the names it touched only
+			s.desired, s.current, s.problems = r.Desired, r.Current, r.Problems
+			v.endpoints.WithLabelValues(r.View, "desired").Set(float64(r.Desired))
+			v.endpoints.WithLabelValues(r.View, "current").Set(float64(r.Current))
+		}
 	}
 	v.consecutive.WithLabelValues(r.View).Set(float64(s.consecutiveErrors))
 

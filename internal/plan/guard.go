@@ -81,14 +81,37 @@ func (g Guard) Check(changes *Changes, current []*endpoint.Endpoint, ownerID str
 	if !g.Enabled() || changes == nil {
 		return changes, nil, time.Time{}
 	}
-	if state.zones == nil {
-		state.zones = map[string]*zoneHistory{}
-	}
+	return g.CheckScoped(changes, g.Owned(current, ownerID), nil, state, now)
+}
+
+// Owned counts the record sets of current that ownerID owns, by zone.
+func (g Guard) Owned(current []*endpoint.Endpoint, ownerID string) map[string]int {
 	owned := map[string]int{}
+	if !g.Enabled() {
+		return owned
+	}
 	for _, e := range current {
 		if e.Owner() == ownerID {
 			owned[g.zoneOf(e.DNSName)]++
 		}
+	}
+	return owned
+}
+
+// ZoneOf is the zone a name counts in ("" when it falls under none of Zones).
+func (g Guard) ZoneOf(name string) string { return g.zoneOf(name) }
+
+// CheckScoped is Check for a plan of some names only (an event's): owned are the record sets owned
+// in each zone as a whole (Owned of all current records, kept up to date by the caller), and inScope
+// says which names (as NameKey puts them) the plan covered; nil means all. Deletes of names outside
+// it keep settling as they were. The caller must put into every scoped plan the names of the
+// changes it held before, so that a zone is judged on all its planned changes.
+func (g Guard) CheckScoped(changes *Changes, owned map[string]int, inScope func(name string) bool, state *GuardState, now time.Time) (*Changes, []ZoneVerdict, time.Time) {
+	if !g.Enabled() || changes == nil {
+		return changes, nil, time.Time{}
+	}
+	if state.zones == nil {
+		state.zones = map[string]*zoneHistory{}
 	}
 	byZone := map[string]*ZoneVerdict{}
 	keys := map[string][]string{}
@@ -151,6 +174,13 @@ func (g Guard) Check(changes *Changes, current []*endpoint.Endpoint, ownerID str
 			settling[z] = true
 			if recheck.IsZero() || due.Before(recheck) {
 				recheck = due
+			}
+		}
+	}
+	if inScope != nil {
+		for k, first := range state.firstPlanned {
+			if _, again := planned[k]; !again && !inScope(nameKey(k.DNSName)) {
+				planned[k] = first
 			}
 		}
 	}

@@ -22,6 +22,10 @@ func nameKey(name string) string {
 	return strings.ToLower(n)
 }
 
+// NameKey is the form in which the plan compares names: two endpoints share a row exactly when their
+// NameKeys are equal.
+func NameKey(name string) string { return nameKey(name) }
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {

@@ -41,9 +41,11 @@ type Deferred struct {
 	stop     context.CancelFunc // stops inner's informers
 	err      error              // why the kind is not running fully; nil when it is
 	handlers []func()
+	// objectHandlers are registered with every running source as object handlers.
+	objectHandlers []func(resource string)
 }
 
-var _ Source = (*Deferred)(nil)
+var _ ObjectSource = (*Deferred)(nil)
 
 // StartDeferred makes a first attempt at once and, when it does not fully succeed, keeps retrying
 // until ctx ends (unless opt.NoRetry).
@@ -168,10 +170,12 @@ func (d *Deferred) setState(first bool, s Source, stop context.CancelFunc, err e
 	changed := (d.err == nil) != (err == nil) || (d.err != nil && err != nil && d.err.Error() != err.Error())
 	var oldStop context.CancelFunc
 	var handlers []func()
+	var objectHandlers []func(string)
 	if s != nil {
 		oldStop = d.stop
 		d.inner, d.stop = s, stop
 		handlers = slices.Clone(d.handlers)
+		objectHandlers = slices.Clone(d.objectHandlers)
 	}
 	d.err = err
 	d.mu.Unlock()
@@ -180,6 +184,9 @@ func (d *Deferred) setState(first bool, s Source, stop context.CancelFunc, err e
 	}
 	for _, fn := range handlers {
 		s.AddEventHandler(fn)
+	}
+	for _, fn := range objectHandlers {
+		objectHandlersOf(s, fn)
 	}
 	switch {
 	case err != nil && (first || changed):
@@ -193,6 +200,9 @@ func (d *Deferred) setState(first bool, s Source, stop context.CancelFunc, err e
 	if s != nil && !first {
 		for _, fn := range handlers {
 			fn() // the new source's objects are news to the controller
+		}
+		for _, fn := range objectHandlers {
+			fn("") // all of them, whatever their kind
 		}
 	}
 }
@@ -223,4 +233,32 @@ func (d *Deferred) LookupObject(kind, namespace, name string) (runtime.Object, b
 		return l.LookupObject(kind, namespace, name)
 	}
 	return nil, false
+}
+
+// ObjectKinds implements ObjectSource: the running source's, none while the kind waits.
+func (d *Deferred) ObjectKinds() []string {
+	if d.Inner() == nil {
+		return nil
+	}
+	return objectKindsOf(d.Inner())
+}
+
+// AddObjectHandler registers fn with the running source and every later one.
+func (d *Deferred) AddObjectHandler(fn func(resource string)) {
+	d.mu.Lock()
+	d.objectHandlers = append(d.objectHandlers, fn)
+	inner := d.inner
+	d.mu.Unlock()
+	if inner != nil {
+		objectHandlersOf(inner, fn)
+	}
+}
+
+// ObjectEndpoints implements ObjectSource through the running source.
+func (d *Deferred) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	o, ok := d.Inner().(ObjectSource)
+	if !ok {
+		return Result{}, fmt.Errorf("--source=%s cannot make the endpoints of single objects now", d.kind.Name)
+	}
+	return o.ObjectEndpoints(ctx, resources)
 }

@@ -62,7 +62,7 @@ func NewDNSEndpoint(ctx context.Context, disc discovery.DiscoveryInterface, clie
 		return nil, err
 	}
 	s := &DNSEndpointSource{c: c, lister: inf.Lister()}
-	if err := s.handlers.watch(inf.Informer()); err != nil {
+	if err := s.handlers.watch("dnsendpoints", inf.Informer()); err != nil {
 		return nil, err
 	}
 	f.Start(ctx.Done())

@@ -6,10 +6,13 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// eventHandlers fans informer events out to the functions registered with AddEventHandler.
+// eventHandlers fans informer events out to the functions registered with AddEventHandler and
+// AddObjectHandler.
 type eventHandlers struct {
-	mu  sync.RWMutex
-	fns []func()
+	mu         sync.RWMutex
+	fns        []func()
+	objectFns  []func(resource string)
+	objectKind map[string]string // watched informer name → resource-label kind of its objects
 }
 
 func (h *eventHandlers) add(fn func()) {
@@ -18,21 +21,57 @@ func (h *eventHandlers) add(fn func()) {
 	h.fns = append(h.fns, fn)
 }
 
-func (h *eventHandlers) notify() {
+func (h *eventHandlers) addObject(fn func(resource string)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.objectFns = append(h.objectFns, fn)
+}
+
+// nameObjects makes the events of the informer watched under name carry their object's resource
+// label (kind/namespace/name); call it before the informers start.
+func (h *eventHandlers) nameObjects(name, kind string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.objectKind == nil {
+		h.objectKind = map[string]string{}
+	}
+	h.objectKind[name] = kind
+}
+
+// notify tells every handler; resource is "" when the event may concern any object.
+func (h *eventHandlers) notify(resource string) {
 	h.mu.RLock()
-	fns := h.fns
+	fns, objectFns := h.fns, h.objectFns
 	h.mu.RUnlock()
 	for _, fn := range fns {
 		fn()
 	}
+	for _, fn := range objectFns {
+		fn(resource)
+	}
 }
 
-// watch calls notify on every add, update and delete the informer sees.
-func (h *eventHandlers) watch(inf cache.SharedIndexInformer) error {
+// watch notifies on every add, update and delete the informer watched under name sees, naming the
+// object when nameObjects gave that informer a kind.
+func (h *eventHandlers) watch(name string, inf cache.SharedIndexInformer) error {
+	h.mu.RLock()
+	kind := h.objectKind[name]
+	h.mu.RUnlock()
+	resource := func(obj any) string {
+		if kind == "" {
+			return ""
+		}
+		// The key function handles the tombstones of deletes seen late.
+		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		if err != nil {
+			return ""
+		}
+		return kind + "/" + key
+	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { h.notify() },
-		UpdateFunc: func(any, any) { h.notify() },
-		DeleteFunc: func(any) { h.notify() },
+		AddFunc:    func(obj any) { h.notify(resource(obj)) },
+		UpdateFunc: func(_, obj any) { h.notify(resource(obj)) },
+		DeleteFunc: func(obj any) { h.notify(resource(obj)) },
 	})
 	return err
 }

@@ -20,7 +20,7 @@ type Handlers struct {
 func (h *Handlers) Add(fn func()) { h.h.add(fn) }
 
 // Notify calls every registered function (for sources that learn of changes another way).
-func (h *Handlers) Notify() { h.h.notify() }
+func (h *Handlers) Notify() { h.h.notify("") }
 
 // TrimObject is the informer transform of every source: it drops managed fields and kubectl's
 // last-applied copy (and most of a pod) before the object enters the cache.

@@ -69,6 +69,7 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	f := newInformerFactory(client, cfg.Namespace)
 	inf := f.Networking().V1().Ingresses()
 	s := &IngressSource{c: c, ingresses: inf.Lister(), live: true}
+	s.handlers.nameObjects("ingresses", ingressKind)
 	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"ingresses": inf.Informer()}, &s.handlers); err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func startAndSync(ctx context.Context, f informers.SharedInformerFactory, watche
 // startAndSyncAll is startAndSync for informers of any factories.
 func startAndSyncAll(ctx context.Context, watched map[string]cache.SharedIndexInformer, h *eventHandlers, starters ...Starter) error {
 	for name, inf := range watched {
-		if err := h.watch(inf); err != nil {
+		if err := h.watch(name, inf); err != nil {
 			return fmt.Errorf("%s informer: %w", name, err)
 		}
 	}

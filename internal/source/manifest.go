@@ -56,7 +56,7 @@ func (m *ManifestSource) Reload() error {
 	if err := m.load(); err != nil {
 		return err
 	}
-	m.handlers.notify()
+	m.handlers.notify("")
 	return nil
 }
 

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -55,6 +56,38 @@ func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
 	if err != nil {
 		return r, err
 	}
+	return p.process(r), nil
+}
+
+// ObjectKinds implements ObjectSource: the wrapped source's, except that PTR records (a PTR's
+// targets are the names of every record with its address) tie objects together.
+func (p *postProcessed) ObjectKinds() []string {
+	if p.cfg.PTR.Managed {
+		return nil
+	}
+	return objectKindsOf(p.src)
+}
+
+// AddObjectHandler implements ObjectSource.
+func (p *postProcessed) AddObjectHandler(fn func(resource string)) { objectHandlersOf(p.src, fn) }
+
+// ObjectEndpoints implements ObjectSource: the wrapped source's endpoints of the objects, processed as
+// Endpoints processes every object's.
+func (p *postProcessed) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	o, ok := p.src.(ObjectSource)
+	if !ok || p.cfg.PTR.Managed {
+		return Result{}, fmt.Errorf("the source cannot make the endpoints of single objects")
+	}
+	r, err := o.ObjectEndpoints(ctx, resources)
+	if err != nil {
+		return r, err
+	}
+	return p.process(r), nil
+}
+
+// process applies the settings to a source's result. Every step but PTR generation is per endpoint,
+// or per endpoint and object.
+func (p *postProcessed) process(r Result) Result {
 	out := make([]*endpoint.Endpoint, 0, len(r.Endpoints))
 	type origin struct {
 		key      endpoint.Key
@@ -94,7 +127,7 @@ func (p *postProcessed) Endpoints(ctx context.Context) (Result, error) {
 		}
 	}
 	r.Endpoints = out
-	return r, nil
+	return r
 }
 
 // filterTargets applies the target nets; it returns nil when no target is left.

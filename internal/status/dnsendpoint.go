@@ -80,8 +80,10 @@ type findings struct {
 
 // Reconciled implements controller.Observer.
 func (w *DNSEndpointWriter) Reconciled(r controller.Report) {
-	if r.Err != nil || r.Changes == nil {
-		return // nothing new is known
+	if r.Err != nil || r.Changes == nil || r.Scope != nil {
+		// Nothing new is known, or only about the names an event touched: an object's conditions
+		// are written from full plans (DNSEndpoints are not planned by name; their events plan all).
+		return
 	}
 	src := w.source()
 	if src == nil {

@@ -66,7 +66,7 @@ type Source struct {
 	address AddressSource
 }
 
-var _ source.Source = (*Source)(nil)
+var _ source.ObjectSource = (*Source)(nil)
 
 // NewSource wraps inner for the view. address may be nil unless the view uses public targets.
 func NewSource(inner source.Source, spec Spec, address AddressSource) (*Source, error) {
@@ -85,6 +85,45 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 	if err != nil {
 		return res, err
 	}
+	return s.publish(res), nil
+}
+
+// ObjectKinds implements source.ObjectSource: the view changes each endpoint on its own.
+func (s *Source) ObjectKinds() []string {
+	if o, ok := s.inner.(source.ObjectSource); ok {
+		return o.ObjectKinds()
+	}
+	return nil
+}
+
+// AddObjectHandler implements source.ObjectSource; a new public address concerns every object.
+func (s *Source) AddObjectHandler(fn func(resource string)) {
+	if o, ok := s.inner.(source.ObjectSource); ok {
+		o.AddObjectHandler(fn)
+	} else {
+		s.inner.AddEventHandler(func() { fn("") })
+	}
+	if s.spec.Targets == TargetsPublic {
+		s.address.Subscribe(func(Address) { fn("") })
+	}
+}
+
+// ObjectEndpoints implements source.ObjectSource: the shared source's endpoints of the objects, as
+// the view publishes them.
+func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (source.Result, error) {
+	o, ok := s.inner.(source.ObjectSource)
+	if !ok {
+		return source.Result{}, fmt.Errorf("view %s: the source cannot make the endpoints of single objects", s.spec.Name)
+	}
+	res, err := o.ObjectEndpoints(ctx, resources)
+	if err != nil {
+		return res, err
+	}
+	return s.publish(res), nil
+}
+
+// publish is what the view makes of the shared source's endpoints.
+func (s *Source) publish(res source.Result) source.Result {
 	var addr Address
 	if s.spec.Targets == TargetsPublic {
 		addr, _ = s.address.Current()
@@ -104,7 +143,7 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 		out = append(out, v)
 	}
 	res.Endpoints = out
-	return res, nil
+	return res
 }
 
 // rewriteToPublic points an address record at the public address of its family; it reports false when

@@ -20,6 +20,21 @@ const aliasProperty = "alias"
 // are memoized in the state; only names changed since the last fold are folded again. Callers hold
 // r.mu for writing.
 func (r *Registry) fold(s *state) []*endpoint.Endpoint {
+	r.refold(s)
+	if s.unsorted {
+		s.resort()
+	}
+	out := make([]*endpoint.Endpoint, len(s.sorted))
+	for i, e := range s.sorted {
+		out[i] = e.DeepCopy()
+	}
+	return out
+}
+
+// refold brings the fold memo up to date with the entries: the names changed since the last call
+// are folded again. When keys were added or removed the Records order is left to be rebuilt
+// (s.unsorted) by the next fold, so that a lookup of a few names (RecordsNamed) never sorts the zone.
+func (r *Registry) refold(s *state) {
 	switch {
 	case s.folded == nil:
 		s.folded = make(map[endpoint.Key]*endpoint.Endpoint, len(s.entries))
@@ -28,7 +43,7 @@ func (r *Registry) fold(s *state) []*endpoint.Endpoint {
 				s.folded[k] = r.foldEntry(s, en)
 			}
 		}
-		s.resort()
+		s.unsorted = true
 	case len(s.dirty) > 0:
 		keysChanged := false
 		for k := range s.removed {
@@ -51,7 +66,7 @@ func (r *Registry) fold(s *state) []*endpoint.Endpoint {
 				}
 				e := r.foldEntry(s, en)
 				s.folded[k] = e
-				if i, ok := s.pos[k]; ok {
+				if i, ok := s.pos[k]; ok && !s.unsorted {
 					s.sorted[i] = e // positions hold until a key is added or removed
 				} else {
 					keysChanged = true
@@ -59,7 +74,7 @@ func (r *Registry) fold(s *state) []*endpoint.Endpoint {
 			}
 		}
 		if keysChanged {
-			s.resort()
+			s.unsorted = true
 		}
 	}
 	// A full fold leaves every name in dirty; a cleared map keeps its table, so a big one is
@@ -70,11 +85,6 @@ func (r *Registry) fold(s *state) []*endpoint.Endpoint {
 		clear(s.dirty)
 	}
 	clear(s.removed)
-	out := make([]*endpoint.Endpoint, len(s.sorted))
-	for i, e := range s.sorted {
-		out[i] = e.DeepCopy()
-	}
-	return out
 }
 
 // foldEntry is what Records makes of one record entry: a copy labelled with its ownership, marked for
@@ -108,6 +118,7 @@ func (s *state) resort() {
 	for i, e := range s.sorted {
 		s.pos[keyOf(e)] = i
 	}
+	s.unsorted = false
 }
 
 // ownerOf finds the ownership TXT of a record: the new-format TXT first; for an AWS A alias the

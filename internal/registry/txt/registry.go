@@ -286,3 +286,26 @@ func (r *Registry) EstimateCalls(ctx context.Context, changes *plan.Changes) (pr
 	}
 	return w.EstimateCalls(ctx, b.changes())
 }
+
+// RecordsNamed is what Records would return for the records named (as plan.NameKey puts names), from
+// the cache and without sorting or copying anything else: what an event's reconcile needs of the
+// zone. ok is false when Records would list the provider instead (see Generation), or when the cache
+// holds a name that is not ASCII (the plan compares those in punycode, a lookup by name could miss
+// one); the caller then plans everything.
+func (r *Registry) RecordsNamed(names []string) (eps []*endpoint.Endpoint, serial, mutations uint64, ok bool) {
+	r.mu.Lock() // refold updates the memo
+	defer r.mu.Unlock()
+	s := r.state
+	if s == nil || s.partial != nil || r.interval <= 0 || r.now().Sub(s.loadedAt) >= r.interval || s.nonASCII > 0 {
+		return nil, 0, 0, false
+	}
+	r.refold(s)
+	for _, name := range names {
+		for _, k := range s.byName[name] {
+			if e, ok := s.folded[k]; ok {
+				eps = append(eps, e.DeepCopy())
+			}
+		}
+	}
+	return eps, s.serial, s.mutations, true
+}

@@ -36,6 +36,11 @@ type state struct {
 	pos     map[endpoint.Key]int
 	dirty   map[string]bool
 	removed map[endpoint.Key]bool // keys removed since the last fold (an update may put them back)
+	// unsorted: keys were added to or removed from folded since sorted and pos were built.
+	unsorted bool
+	// nonASCII counts the entries whose name is not ASCII: the plan compares such names in punycode,
+	// so a lookup by name (RecordsNamed) cannot be trusted to find them.
+	nonASCII int
 
 	// serial numbers the listing this state was built from; mutations counts the changes applied to
 	// it since. Together they tell a caller whether Records would return anything new (Generation).
@@ -73,6 +78,9 @@ func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 // put stores a record set, replacing any with the same key.
 func (s *state) put(e *endpoint.Endpoint, c codec) {
 	k := keyOf(e)
+	if _, replaced := s.entries[k]; !replaced && !isASCII(k.DNSName) {
+		s.nonASCII++
+	}
 	s.entries[k] = &entry{ep: e, own: c.decodeRecord(e)}
 	if keys := s.byName[k.DNSName]; !slices.Contains(keys, k) {
 		s.byName[k.DNSName] = append(keys, k)
@@ -83,6 +91,9 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 
 func (s *state) remove(e *endpoint.Endpoint) {
 	k := keyOf(e)
+	if _, had := s.entries[k]; had && !isASCII(k.DNSName) {
+		s.nonASCII--
+	}
 	delete(s.entries, k)
 	if keys := slices.DeleteFunc(s.byName[k.DNSName], func(x endpoint.Key) bool { return x == k }); len(keys) > 0 {
 		s.byName[k.DNSName] = keys
@@ -107,4 +118,13 @@ func (s *state) ownershipTXT(name, setID string) *entry {
 		return nil
 	}
 	return en
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,110 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"testing"
+	"time"
+
+	networkingv1 "k8s.io/api/networking/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	networkinglisters "k8s.io/client-go/listers/networking/v1"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// BenchmarkEventByName is the cost of one event's reconcile on the event path, as the app wires it:
+// the real Ingress source over an informer store of n Ingresses (one host and one status IP each: n
+// endpoints), post-processing, the TXT registry over the in-memory provider, the mass-change guard
+// on with its defaults. Each iteration changes one Ingress's address in the store, marks it as its
+// informer event does, and runs the controller as the debounce does: the Ingress's endpoints are
+// made again, its name planned, one update sent. The setup converges from empty and reports how
+// long that took and the heap it left (converge-s, heap-MB).
+//
+// Run: go test -run '^$' -bench BenchmarkEventByName -benchtime 2000x ./internal/controller/
+// (add -bench 'BenchmarkEventByName/ingresses=1000000' for the million; it needs about 8 GB).
+func BenchmarkEventByName(b *testing.B) {
+	for _, n := range []int{1000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("ingresses=%d", n), func(b *testing.B) {
+			store := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+			for i := range n {
+				if err := store.Add(benchIngress(i, fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255))); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ing, err := source.NewIngressFromLister(networkinglisters.NewIngressLister(store), source.DefaultConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			src := source.PostProcess(ing, source.PostProcessConfig{})
+			reg, err := txt.New(inmemory.New("example.com"), txt.Config{OwnerID: "bench", CacheInterval: time.Hour})
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := New(src, reg, Settings{OwnerID: "bench", Policy: plan.PolicySync,
+				Guard: plan.Guard{MaxDeleteFraction: 0.3, MinChanges: 10, Window: 10 * time.Minute, Settle: 3 * time.Second, Zones: []string{"example.com"}}},
+				slog.New(slog.NewTextHandler(io.Discard, nil)))
+			ctx := context.Background()
+			start := time.Now()
+			if _, err := c.RunOnce(ctx); err != nil {
+				b.Fatal(err)
+			}
+			converge := time.Since(start)
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			// The first event after the sync folds the names the sync wrote into the registry's memo
+			// (once, O(n)); the benchmark measures the events after it.
+			if err := store.Update(benchIngress(0, "192.0.2.254")); err != nil {
+				b.Fatal(err)
+			}
+			c.dirty.mark("ingress/default/app-0")
+			if _, err := c.runOnce(ctx, true); err != nil {
+				b.Fatal(err)
+			}
+			var scoped int
+			c.settings.Observer = observerFunc(func(r Report) {
+				if r.Scope != nil {
+					scoped++
+				}
+			})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if err := store.Update(benchIngress(0, fmt.Sprintf("192.0.2.%d", i%250+1))); err != nil {
+					b.Fatal(err)
+				}
+				c.dirty.mark("ingress/default/app-0")
+				out, err := c.runOnce(ctx, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if i > 0 && i%250 != 0 && len(out.Changes.UpdateNew) != 1 {
+					b.Fatalf("iteration %d: %d updates, want 1", i, len(out.Changes.UpdateNew))
+				}
+			}
+			b.StopTimer()
+			if scoped != b.N {
+				b.Fatalf("%d of %d runs planned by name", scoped, b.N)
+			}
+			b.ReportMetric(converge.Seconds(), "converge-s")
+			b.ReportMetric(float64(ms.HeapInuse)/1e6, "heap-MB")
+		})
+	}
+}
+
+func benchIngress(i int, ip string) *networkingv1.Ingress {
+	return &networkingv1.Ingress{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: fmt.Sprintf("app-%d", i)},
+		Spec:       networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: fmt.Sprintf("host-%d.example.com", i)}}},
+		Status: networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{
+			Ingress: []networkingv1.IngressLoadBalancerIngress{{IP: ip}}}},
+	}
+}

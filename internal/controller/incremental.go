@@ -1,0 +1,128 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/source"
+)
+
+// namedRecords is implemented by registries that can read the cached records at some names alone
+// (txt.Registry.RecordsNamed); ok is false when only a full listing can tell.
+type namedRecords interface {
+	RecordsNamed(names []string) (eps []*endpoint.Endpoint, serial, mutations uint64, ok bool)
+}
+
+// maxScopedObjects bounds an event's plan: past it (a namespace deleted, a rollout of thousands of
+// objects in one debounce) one full plan costs less than asking for each object alone.
+func maxScopedObjects(indexed int) int { return max(256, indexed/8) }
+
+// reconcileObjects plans only the names that the objects named by events had or have, together with
+// the names whose changes are still pending, through the same plan function as a full reconcile, with
+// the desired endpoints of other objects at those names from the index and the current records from
+// the registry's cache. Every plan row is one name, so this plan is the full plan restricted to those
+// names; the names of no dirty object and no pending change have nothing to change (the last plan
+// left them so). done is false when it cannot be done that way (the source or the registry cannot
+// answer for single objects or names, or too many objects changed): the caller then plans everything.
+func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resources []string) (out Outcome, done bool, err error) {
+	src, ok := c.source.(source.ObjectSource)
+	lookup, ok2 := c.registry.(namedRecords)
+	if !ok || !ok2 || !c.index.valid || c.settings.DryRun || c.unreadable != "" || len(resources) > maxScopedObjects(len(c.index.byResource)) {
+		return Outcome{}, false, nil
+	}
+	kinds := src.ObjectKinds()
+	for _, r := range resources {
+		if !slices.Contains(kinds, source.ResourceKind(r)) {
+			return Outcome{}, false, nil
+		}
+	}
+	res, err := src.ObjectEndpoints(ctx, resources)
+	if err != nil {
+		c.log.Debug("Planning everything: the source cannot answer for the objects alone", "error", err.Error())
+		return Outcome{}, false, nil
+	}
+	byResource := make(map[string][]*endpoint.Endpoint, len(resources))
+	for _, r := range resources {
+		byResource[r] = nil
+	}
+	for _, e := range res.Endpoints {
+		if _, asked := byResource[e.Resource()]; !asked {
+			return Outcome{}, false, nil // an endpoint of another object: its index entry would be wrong
+		}
+		byResource[e.Resource()] = append(byResource[e.Resource()], e)
+	}
+	scope := make(map[string]bool, len(c.pending)+2*len(resources))
+	for name := range c.pending {
+		scope[name] = true
+	}
+	for _, r := range resources {
+		for _, name := range c.index.names(r) {
+			scope[name] = true
+		}
+	}
+	for _, e := range res.Endpoints {
+		scope[plan.NameKey(e.DNSName)] = true
+	}
+	names := make([]string, 0, len(scope))
+	for name := range scope {
+		if !isASCII(name) {
+			return Outcome{}, false, nil // punycode and Unicode spellings of one name: the registry keeps the one listed
+		}
+		names = append(names, name)
+	}
+	filter := c.settings.DomainFilter
+	if f, ok := c.registry.(provider.DomainFilterer); ok {
+		pf, err := f.DomainFilter(ctx)
+		if err != nil {
+			report.Stage = "provider"
+			return Outcome{}, true, fmt.Errorf("the provider's domain filter: %w", err)
+		}
+		filter = filter.And(pf)
+	}
+	current, _, _, ok := lookup.RecordsNamed(names)
+	if !ok {
+		return Outcome{}, false, nil
+	}
+
+	// From here on the run is this plan: the index takes the objects' new endpoints.
+	c.idle.valid = false
+	for r, eps := range byResource {
+		c.index.replace(r, eps)
+	}
+	report.Scope = slices.Sorted(slices.Values(resources))
+	report.Desired, report.Current = c.index.total, len(current)
+	c.reportProblems(res.Problems)
+	desired := c.index.at(scope)
+	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
+		if desired, err = adj.AdjustEndpoints(ctx, desired); err != nil {
+			report.Stage = "provider"
+			return Outcome{}, true, fmt.Errorf("adjusting endpoints: %w", err)
+		}
+	}
+	result := plan.Calculate(plan.Input{
+		Desired:            desired,
+		Current:            current,
+		OwnerID:            c.settings.OwnerID,
+		OldOwnerID:         c.settings.OldOwnerID,
+		Policy:             c.settings.Policy,
+		DomainFilter:       filter,
+		ManagedRecordTypes: c.settings.ManagedRecordTypes,
+		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
+		Unreadable:         c.sourceUnreadable,
+	})
+	out, err = c.applyPlan(ctx, report, result, res.Problems, scope)
+	return out, true, err
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
