@@ -237,14 +237,17 @@ func TestProviderCacheTimeSpacesTheListings(t *testing.T) {
 	}
 	runLoop(t, p, named(3), 100*time.Millisecond, time.Second)
 	time.Sleep(2500 * time.Millisecond)
-	lists := 0
+	lists, negotiations := 0, 0
 	for _, s := range srv.served() {
-		if s.call == "GET /records" {
+		switch s.call {
+		case "GET /records":
 			lists++
+		case "GET /":
+			negotiations++
 		}
 	}
 	counted, _ := m.get("records.list")
-	t.Logf("GET /records in 2.5 s: %d (metrics: %d)", lists, counted)
+	t.Logf("in 2.5 s: %d GET /records (metrics: %d), %d GET /", lists, counted, negotiations)
 	if lists < 2 || lists > 4 {
 		t.Errorf("%d listings in 2.5 s at --provider-cache-time=1s, want about 3", lists)
 	}
