@@ -14,6 +14,7 @@ import (
 	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
@@ -107,4 +108,30 @@ func benchIngress(i int, ip string) *networkingv1.Ingress {
 		Status: networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{
 			Ingress: []networkingv1.IngressLoadBalancerIngress{{IP: ip}}}},
 	}
+}
+
+// BenchmarkDesiredIndexBytes reports what the event path's desired index adds to the heap per
+// endpoint (the endpoints themselves belong to the sources' results and are not counted): one object
+// with one name per endpoint, the common case.
+//
+// Run: go test -run '^$' -bench BenchmarkDesiredIndexBytes ./internal/controller/
+func BenchmarkDesiredIndexBytes(b *testing.B) {
+	const n = 100_000
+	eps := make([]*endpoint.Endpoint, n)
+	for i := range eps {
+		eps[i] = a(fmt.Sprintf("host-%d.example.com", i), "10.0.0.1", fmt.Sprintf("ingress/default/app-%d", i))
+	}
+	var perEndpoint float64
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var x desiredIndex
+		x.rebuild(eps)
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perEndpoint = float64(after.HeapAlloc-before.HeapAlloc) / n
+		runtime.KeepAlive(&x)
+	}
+	b.ReportMetric(perEndpoint, "bytes/endpoint")
 }
