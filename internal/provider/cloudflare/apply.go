@@ -63,55 +63,7 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	if err != nil {
 		return err
 	}
-	var list []change
-	rejected := map[int]error{}
-	byZone := map[string]*zoneOps{}
-	zoneOf := func(ci int, name string) (*zoneOps, bool) {
-		z, ok := zoneFor(zs, name)
-		if !ok {
-			rejected[ci] = p.notInZones(name, zs)
-			return nil, false
-		}
-		if byZone[z.id] == nil {
-			byZone[z.id] = &zoneOps{zone: z}
-		}
-		return byZone[z.id], true
-	}
-	add := func(a provider.Action, e *endpoint.Endpoint) int {
-		list = append(list, change{action: a, ep: e})
-		return len(list) - 1
-	}
-
-	for _, e := range changes.Delete {
-		ci := add(provider.ActionDelete, e)
-		z, ok := zoneFor(zs, e.DNSName)
-		if !ok {
-			continue // no managed zone holds it: nothing to delete
-		}
-		zo, _ := zoneOf(ci, e.DNSName)
-		x := index[z.id]
-		if x == nil {
-			continue
-		}
-		for _, t := range e.Targets {
-			for _, s := range x.byKey[keyOf(e.DNSName, e.RecordType, t)] {
-				zo.deletes = append(zo.deletes, op{kind: opDelete, id: s.id, change: ci})
-			}
-		}
-	}
-	for i, e := range changes.UpdateNew {
-		ci := add(provider.ActionUpdate, e)
-		var old *endpoint.Endpoint
-		if i < len(changes.UpdateOld) {
-			old = changes.UpdateOld[i]
-		}
-		list[ci].old = old
-		p.planSet(ci, old, e, zoneOf, index, rejected)
-	}
-	for _, e := range changes.Create {
-		ci := add(provider.ActionCreate, e)
-		p.planSet(ci, nil, e, zoneOf, index, rejected)
-	}
+	list, rejected, byZone := p.planRecords(changes, zs, index)
 
 	regionalWants := map[string]map[string][]regionalChange{}
 	if p.regional() {
@@ -197,6 +149,89 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		}
 	}
 	return ae
+}
+
+// planRecords turns the changes into ops per zone against the records as last listed or written (see
+// ApplyChanges); rejected holds the changes that cannot be written, by index into list.
+func (p *Provider) planRecords(changes *plan.Changes, zs []zone, index map[string]*zoneIndex) (list []change, rejected map[int]error, byZone map[string]*zoneOps) {
+	rejected = map[int]error{}
+	byZone = map[string]*zoneOps{}
+	zoneOf := func(ci int, name string) (*zoneOps, bool) {
+		z, ok := zoneFor(zs, name)
+		if !ok {
+			rejected[ci] = p.notInZones(name, zs)
+			return nil, false
+		}
+		if byZone[z.id] == nil {
+			byZone[z.id] = &zoneOps{zone: z}
+		}
+		return byZone[z.id], true
+	}
+	add := func(a provider.Action, e *endpoint.Endpoint) int {
+		list = append(list, change{action: a, ep: e})
+		return len(list) - 1
+	}
+
+	for _, e := range changes.Delete {
+		ci := add(provider.ActionDelete, e)
+		z, ok := zoneFor(zs, e.DNSName)
+		if !ok {
+			continue // no managed zone holds it: nothing to delete
+		}
+		zo, _ := zoneOf(ci, e.DNSName)
+		x := index[z.id]
+		if x == nil {
+			continue
+		}
+		for _, t := range e.Targets {
+			for _, s := range x.byKey[keyOf(e.DNSName, e.RecordType, t)] {
+				zo.deletes = append(zo.deletes, op{kind: opDelete, id: s.id, change: ci})
+			}
+		}
+	}
+	for i, e := range changes.UpdateNew {
+		ci := add(provider.ActionUpdate, e)
+		var old *endpoint.Endpoint
+		if i < len(changes.UpdateOld) {
+			old = changes.UpdateOld[i]
+		}
+		list[ci].old = old
+		p.planSet(ci, old, e, zoneOf, index, rejected)
+	}
+	for _, e := range changes.Create {
+		ci := add(provider.ActionCreate, e)
+		p.planSet(ci, nil, e, zoneOf, index, rejected)
+	}
+	return list, rejected, byZone
+}
+
+// EstimateCalls implements provider.CallEstimator: the batch requests the changes cost, packed as
+// ApplyChanges packs them, per zone in chunks of --batch-change-size (a refused batch costs more: it
+// is bisected; regional and custom hostnames cost their own calls on top). It lists only what is not
+// cached.
+func (p *Provider) EstimateCalls(ctx context.Context, changes *plan.Changes) (provider.CallEstimate, error) {
+	est := provider.CallEstimate{Call: "dns_records.batch"}
+	if changes == nil || !changes.HasChanges() {
+		return est, nil
+	}
+	zs, index, err := p.state(ctx)
+	if err != nil {
+		return est, err
+	}
+	_, rejected, byZone := p.planRecords(changes, zs, index)
+	for _, zo := range byZone {
+		n := 0
+		for _, o := range zo.all() {
+			if _, bad := rejected[o.change]; !bad {
+				n++
+			}
+		}
+		if n > 0 {
+			est.Calls += (n + p.cfg.BatchChangeSize - 1) / p.cfg.BatchChangeSize
+			est.Zones++
+		}
+	}
+	return est, nil
 }
 
 // planSet adds the ops that turn record set old (nil for a create) into e: a delete per target that

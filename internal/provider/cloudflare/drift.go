@@ -119,3 +119,5 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 	}
 	return stale, nil
 }
+
+var _ provider.CallEstimator = (*Provider)(nil)
