@@ -50,3 +50,25 @@ comma := ,
 # helm comes from hack/testbed.sh (there is no Helm package in Debian).
 chart-lint:
 	$${ZONEKEEPER_TESTBIN:-$${XDG_CACHE_HOME:-$$HOME/.cache}/zonekeeper/testbin}/helm lint charts/zonekeeper
+
+# Side by side with external-dns (issue 15; the figures are in docs/benchmarks.md): for each N, N
+# Ingresses in a real kube-apiserver, then the real external-dns (--events, its defaults otherwise) and
+# then zonekeeper (bin/zonekeeper, built first, its defaults), each against an emptied Route 53 emulator;
+# one table per N, also appended to BENCH_OUT. Hours at N=100k with the issue's 10-minute idle window;
+# `make bench-side-by-side N=1k,20k IDLE=2m` is the short run. Not part of `make test`: the harness is
+# behind the build tag sidebyside.
+N ?= 1k,20k,100k
+IDLE ?= 10m
+CHANGES ?= 50
+SETTLE ?= 10s
+GAP ?= 6s
+TOOLS ?= external-dns,zonekeeper
+EXTERNAL_DNS ?= v0.23.0
+BENCH_OUT ?= bin/side-by-side.md
+BENCH_TIMEOUT ?= 8h
+.PHONY: bench-side-by-side
+bench-side-by-side: build
+	ZONEKEEPER_TESTBIN=$$(./hack/testbed.sh | tail -n 1) SBS_N=$(N) SBS_IDLE=$(IDLE) SBS_CHANGES=$(CHANGES) \
+	SBS_SETTLE=$(SETTLE) SBS_CHANGE_GAP=$(GAP) SBS_TOOLS=$(TOOLS) SBS_EXTERNAL_DNS=$(EXTERNAL_DNS) \
+	SBS_ZONEKEEPER=$(abspath $(BIN)) SBS_OUT=$(abspath $(BENCH_OUT)) \
+	go test -tags sidebyside -run '^TestSideBySide$$' -count=1 -v -timeout $(BENCH_TIMEOUT) ./test/bench/
