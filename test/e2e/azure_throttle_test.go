@@ -65,7 +65,10 @@ func TestAzureTwoThousandHostnamesThrottled(t *testing.T) {
 		throttle(emu)
 		start := time.Now()
 		zk := e.start(t, append(flags(emu), "--tls-ca="+emu.caFile)...)
-		testbed.Eventually(t, 4*time.Minute, "2,000 hostnames and their TXT published", func() error {
+		// zonekeeper paces its writes at ARM's documented limit (a burst of 200, then 10/s; the 429s
+		// at the emulator's 50/s halve it for a while), so the 4,000 PUTs take about 400 s, not the 80 s
+		// the emulator alone would allow (docs/benchmarks.md, Azure DNS).
+		testbed.Eventually(t, 9*time.Minute, "2,000 hostnames and their TXT published", func() error {
 			if !zk.running() {
 				return fmt.Errorf("zonekeeper exited")
 			}
