@@ -217,3 +217,29 @@ func TestEmulatorCountsRecordSets(t *testing.T) {
 	}
 	check(3)
 }
+
+// zonekeeper plan's cost: one call per record set written or deleted, none for a set a virtual
+// network link registered, and no call made to estimate it.
+func TestEstimateCalls(t *testing.T) {
+	emu, client, path := emulator(t, azurednsemu.Options{})
+	if err := emu.Seed(azurednsemu.Seed{Subscriptions: []azurednsemu.SeedSubscription{{ID: testSub, ResourceGroups: []azurednsemu.SeedResourceGroup{{Name: testRG,
+		PrivateZones: []azurednsemu.SeedZone{{Name: "internal.example", RecordSets: []azurednsemu.SeedRecordSet{
+			{Name: "vm1", Type: "A", TTL: 10, Records: []string{"10.0.0.4"}, AutoRegistered: true}}}, {Name: "other.example"}}}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	p := newTestProvider(t, client, path, Config{Private: true})
+	ctx := context.Background()
+	if _, err := p.Records(ctx); err != nil {
+		t.Fatal(err)
+	}
+	emu.ClearCalls()
+	est, err := p.EstimateCalls(ctx, &plan.Changes{
+		Create: []*endpoint.Endpoint{endpoint.NewWithTTL("a.internal.example", "A", 60, "10.0.0.1"), endpoint.NewWithTTL("a-a.internal.example", "TXT", 60, "x")},
+		Delete: []*endpoint.Endpoint{endpoint.NewWithTTL("vm1.internal.example", "A", 10, "10.0.0.4"), endpoint.NewWithTTL("b.other.example", "A", 60, "10.0.0.2")}})
+	if err != nil || est.Calls != 3 || est.Zones != 2 || est.Call != "RecordSets_Delete, RecordSets_CreateOrUpdate" {
+		t.Fatalf("estimate %+v (%v), want 3 calls (the auto-registered delete is refused without one) in 2 zones", est, err)
+	}
+	if c := emu.Counters(); c.Total != 0 {
+		t.Fatalf("estimating made calls %v", c.Calls)
+	}
+}
