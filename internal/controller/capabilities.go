@@ -66,11 +66,11 @@ func (c *Controller) withoutUnholdable(changes *plan.Changes) (*plan.Changes, []
 // reportRefused logs each refusal once, while it lasts, and tells its object (unless another view's
 // controller does).
 func (c *Controller) reportRefused(refused []refusal) {
-	keys := make([]string, len(refused))
+	keys, tokens := make([]string, len(refused)), make([]string, len(refused))
 	for i, r := range refused {
-		keys[i] = r.action + "|" + r.problem.Error()
+		keys[i], tokens[i] = r.action+"|"+r.problem.Error(), plan.NameKey(r.record.DNSName)
 	}
-	for i, isNew := range c.reported.fresh("capability", keys) {
+	for i, isNew := range c.reported.fresh("capability", keys, tokens) {
 		if !isNew {
 			continue
 		}

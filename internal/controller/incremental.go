@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -88,8 +89,17 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 		return Outcome{}, false, nil
 	}
 
-	// From here on the run is this plan: the index takes the objects' new endpoints.
+	// From here on the run is this plan: the index takes the objects' new endpoints, and what is
+	// reported is known for these names and objects only.
 	c.idle.valid = false
+	dirty := make(map[string]bool, len(resources))
+	for _, r := range resources {
+		dirty[r] = true
+	}
+	c.reported.inScope = func(token string) bool {
+		return !strings.HasPrefix(token, "zone:") && (scope[token] || dirty[token])
+	}
+	defer func() { c.reported.inScope = nil }()
 	for r, eps := range byResource {
 		c.index.replace(r, eps)
 	}

@@ -3,6 +3,7 @@ package controller
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -11,41 +12,55 @@ import (
 
 // reportedSet remembers what was already logged, so a problem that persists is logged once when it
 // appears and not again on every event; it is logged again after it went away and came back.
+//
+// Each key has a scope token: the name (plan.NameKey) or the object (resource label) it is about. A
+// run that planned some names only (an event's) knows what holds for those names and objects alone:
+// it forgets only the keys whose token is in its scope, so that the findings about other names are
+// not reported again, as new, by the next full run.
 type reportedSet struct {
-	seen map[string]bool
+	seen map[string]string // kind NUL key → scope token
+	// inScope, set during an event's run, tells whether a token is within what the run planned.
+	inScope func(token string) bool
 }
 
-func newReportedSet() reportedSet { return reportedSet{seen: map[string]bool{}} }
+func newReportedSet() reportedSet { return reportedSet{seen: map[string]string{}} }
 
-// fresh marks the keys of this run and returns those not reported in the previous run.
-func (r *reportedSet) fresh(kind string, keys []string) []bool {
-	next := make(map[string]bool, len(keys))
+// fresh marks the keys of this run (tokens[i] is the scope token of keys[i]) and returns those not
+// reported before.
+func (r *reportedSet) fresh(kind string, keys, tokens []string) []bool {
+	next := make(map[string]string, len(keys))
 	out := make([]bool, len(keys))
 	for i, k := range keys {
 		k = kind + "\x00" + k
-		out[i] = !r.seen[k]
-		next[k] = true
+		_, seen := r.seen[k]
+		out[i] = !seen
+		next[k] = tokens[i]
 	}
-	for k := range r.seen {
-		if len(k) > len(kind) && k[:len(kind)+1] == kind+"\x00" {
+	for k, token := range r.seen {
+		if len(k) > len(kind) && k[:len(kind)+1] == kind+"\x00" && (r.inScope == nil || r.inScope(token)) {
 			delete(r.seen, k)
 		}
 	}
-	for k := range next {
-		r.seen[k] = true
+	for k, token := range next {
+		r.seen[k] = token
 	}
 	return out
+}
+
+// problemToken is the scope token of a problem: its object's resource label.
+func problemToken(p endpoint.Problem) string {
+	return strings.ToLower(p.Object.Kind) + "/" + p.Object.Namespace + "/" + p.Object.Name
 }
 
 func (c *Controller) reportProblems(problems []endpoint.Problem) {
 	if c.settings.QuietProblems {
 		return
 	}
-	keys := make([]string, len(problems))
+	keys, tokens := make([]string, len(problems)), make([]string, len(problems))
 	for i, p := range problems {
-		keys[i] = p.Error()
+		keys[i], tokens[i] = p.Error(), problemToken(p)
 	}
-	for i, isNew := range c.reported.fresh("problem", keys) {
+	for i, isNew := range c.reported.fresh("problem", keys, tokens) {
 		if !isNew {
 			continue
 		}
@@ -56,11 +71,11 @@ func (c *Controller) reportProblems(problems []endpoint.Problem) {
 }
 
 func (c *Controller) reportConflicts(conflicts []plan.Conflict) {
-	keys := make([]string, len(conflicts))
+	keys, tokens := make([]string, len(conflicts)), make([]string, len(conflicts))
 	for i, x := range conflicts {
-		keys[i] = fmt.Sprintf("%s|%s|%s", x.Key, x.Winner, x.Loser)
+		keys[i], tokens[i] = fmt.Sprintf("%s|%s|%s", x.Key, x.Winner, x.Loser), plan.NameKey(x.Key.DNSName)
 	}
-	for i, isNew := range c.reported.fresh("conflict", keys) {
+	for i, isNew := range c.reported.fresh("conflict", keys, tokens) {
 		if !isNew {
 			continue
 		}
@@ -71,11 +86,11 @@ func (c *Controller) reportConflicts(conflicts []plan.Conflict) {
 }
 
 func (c *Controller) reportOwnerMismatches(ms []plan.OwnerMismatch) {
-	keys := make([]string, len(ms))
+	keys, tokens := make([]string, len(ms)), make([]string, len(ms))
 	for i, m := range ms {
-		keys[i] = fmt.Sprintf("%s|%s|%s", m.Key, m.Action, m.ForeignOwner)
+		keys[i], tokens[i] = fmt.Sprintf("%s|%s|%s", m.Key, m.Action, m.ForeignOwner), plan.NameKey(m.Key.DNSName)
 	}
-	for i, isNew := range c.reported.fresh("owner", keys) {
+	for i, isNew := range c.reported.fresh("owner", keys, tokens) {
 		if !isNew {
 			continue
 		}
@@ -95,11 +110,11 @@ func (c *Controller) reportOwnerMismatches(ms []plan.OwnerMismatch) {
 // reportHeld logs, once each, the changes to our records that --policy forbids: the record stays,
 // and the log says why (external-dns users often wonder why a record was not deleted).
 func (c *Controller) reportHeld(hs []plan.HeldChange) {
-	keys := make([]string, len(hs))
+	keys, tokens := make([]string, len(hs)), make([]string, len(hs))
 	for i, h := range hs {
-		keys[i] = fmt.Sprintf("%s|%s|%s", h.Key, h.Action, h.Resource)
+		keys[i], tokens[i] = fmt.Sprintf("%s|%s|%s", h.Key, h.Action, h.Resource), plan.NameKey(h.Key.DNSName)
 	}
-	for i, isNew := range c.reported.fresh("held", keys) {
+	for i, isNew := range c.reported.fresh("held", keys, tokens) {
 		if !isNew {
 			continue
 		}
@@ -121,15 +136,15 @@ func (c *Controller) reportHeld(hs []plan.HeldChange) {
 
 // reportGuard logs each zone the guard holds, once per digest: what it would do, and how to let it.
 func (c *Controller) reportGuard(vs []plan.ZoneVerdict) {
-	var keys []string
+	var keys, tokens []string
 	var held []plan.ZoneVerdict
 	for _, v := range vs {
 		if v.Held {
-			keys = append(keys, v.Zone+"|"+v.Digest)
+			keys, tokens = append(keys, v.Zone+"|"+v.Digest), append(tokens, "zone:"+v.Zone)
 			held = append(held, v)
 		}
 	}
-	for i, isNew := range c.reported.fresh("guard", keys) {
+	for i, isNew := range c.reported.fresh("guard", keys, tokens) {
 		if !isNew {
 			continue
 		}
