@@ -56,8 +56,9 @@ func (p *Provider) countOwn(z zone, delta int) {
 // dns_records.list of the smallest page, whose total_count is compared with the count of the zone's
 // last listing moved by our own creates and deletes: a zone whose count moved (a record added or
 // deleted behind our back) is dropped, to be listed by the next Records. An in-place edit leaves the
-// count and is seen at the full relisting; so are a new zone in the account and a change of a regional
-// or custom hostname. Nothing is probed while nothing is cached.
+// count and is seen at the full relisting; so are a new zone in the account (the zone list's age counts
+// too, so this holds where no zone is managed yet) and a change of a regional or custom hostname.
+// Nothing is probed while nothing is cached.
 func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]string, error) {
 	p.mu.Lock()
 	if p.index == nil {
@@ -65,7 +66,7 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		return nil, nil
 	}
 	zs := p.zones
-	pages, oldest := (len(zs)+zonesPerPage-1)/zonesPerPage, time.Time{}
+	pages, oldest := max(1, (len(zs)+zonesPerPage-1)/zonesPerPage), p.zonesListedAt
 	for _, z := range zs {
 		pages += max(1, (p.counts[z.id]+p.cfg.RecordsPerPage-1)/p.cfg.RecordsPerPage)
 		if at, ok := p.listedAt[z.id]; ok && (oldest.IsZero() || at.Before(oldest)) {

@@ -229,3 +229,30 @@ func TestProbeCountsEveryRecordAndOurWrites(t *testing.T) {
 		t.Errorf("a zone due for relisting is not probed: %d calls", n)
 	}
 }
+
+// An account with no managed zone yet: the zone list is what the full relisting refreshes, so a zone
+// created later is found once the relisting is due (it used to be never, as no zone listing had an
+// age).
+func TestNewZoneFoundAtTheRelistingWhenNoneWasManaged(t *testing.T) {
+	emu, base := emulator(t, cloudflareemu.Options{})
+	p := newTestProvider(t, base, Config{})
+	ctx := testCtx(t)
+	if eps, err := p.Records(ctx); err != nil || len(eps) != 0 {
+		t.Fatalf("no zone: %v, %v", eps, err)
+	}
+	seedZones(t, emu, cloudflareemu.SeedZone{Name: "example.com", Records: []cloudflareemu.SeedRecord{
+		{Name: "www.example.com", Type: "A", Content: "192.0.2.1"}}})
+	if _, err := p.CheckZones(ctx, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if eps, _ := p.Records(ctx); len(eps) != 0 {
+		t.Fatalf("the zone list was relisted before its period: %v", eps)
+	}
+	if _, err := p.CheckZones(ctx, time.Nanosecond); err != nil {
+		t.Fatal(err)
+	}
+	eps, err := p.Records(ctx)
+	if err != nil || len(eps) != 1 || eps[0].DNSName != "www.example.com" {
+		t.Fatalf("after the relisting period: %v, %v; want www.example.com", eps, err)
+	}
+}

@@ -56,7 +56,10 @@ type Provider struct {
 	// zone probe compares the API's count with it (CheckZones).
 	counts   map[string]int
 	listedAt map[string]time.Time
-	now      func() time.Time
+	// zonesListedAt is when the zone list was read: the full relisting is due by its age too, so
+	// that a new zone is found even where no zone was managed yet.
+	zonesListedAt time.Time
+	now           func() time.Time
 }
 
 // New checks the configuration and returns the provider. It makes no request.
@@ -144,7 +147,7 @@ func (p *Provider) Probe(ctx context.Context) error {
 func (p *Provider) Invalidate() {
 	p.mu.Lock()
 	p.zones, p.index, p.regionalByZone, p.customByZone = nil, nil, nil, nil
-	p.counts, p.listedAt = nil, nil
+	p.counts, p.listedAt, p.zonesListedAt = nil, nil, time.Time{}
 	p.mu.Unlock()
 }
 

@@ -170,7 +170,9 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	p.mu.Lock()
 	zs, cached := p.zones, p.index != nil
 	p.mu.Unlock()
+	var zonesAt time.Time
 	if !cached {
+		zonesAt = p.now()
 		var err error
 		if zs, err = p.listZones(ctx); err != nil {
 			return nil, err
@@ -229,6 +231,9 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	}
 	for id, n := range counts {
 		p.counts[id], p.listedAt[id] = n, listedAt[id]
+	}
+	if !zonesAt.IsZero() {
+		p.zonesListedAt = zonesAt
 	}
 	p.zones, p.index, p.regionalByZone, p.customByZone = zs, index, regional, custom
 	p.mu.Unlock()
