@@ -277,3 +277,24 @@ func TestPersistent429FailsTheCallAfterTheWait(t *testing.T) {
 		t.Errorf("%d POSTs in %s, want 2 with a 1 s pause between", f.posts, time.Since(began))
 	}
 }
+
+// The metrics name each call of the protocol, also under a base path.
+func TestCallNames(t *testing.T) {
+	for _, base := range []string{"http://127.0.0.1:1", "http://127.0.0.1:1/hook/"} {
+		p, err := New(Config{URL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ method, path, want string }{
+			{http.MethodGet, "", "negotiate"},
+			{http.MethodGet, "records", "records.list"},
+			{http.MethodPost, "records", "records.apply"},
+			{http.MethodPost, "adjustendpoints", "adjustendpoints"},
+		} {
+			req, _ := http.NewRequest(c.method, p.base.JoinPath(c.path).String(), nil)
+			if got := p.callOf(req); got != c.want {
+				t.Errorf("%s %s under %s: %q, want %q", c.method, c.path, base, got, c.want)
+			}
+		}
+	}
+}
