@@ -52,7 +52,7 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		return nil, nil
 	}
 	zs := p.zones
-	pages, oldest := 0, time.Time{}
+	pages, oldest := 0, p.zonesListedAt
 	for _, z := range zs {
 		pages += (len(p.sets[z.name]) + assumedPageSize - 1) / assumedPageSize
 		if at, ok := p.listedAt[z.name]; ok && (oldest.IsZero() || at.Before(oldest)) {

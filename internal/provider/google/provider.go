@@ -47,6 +47,9 @@ type Provider struct {
 	// unknown, so the next probe lists it); listedAt is when each zone was listed. See CheckZones.
 	latest   map[string]string
 	listedAt map[string]time.Time
+	// zonesListedAt is when the zone list was fetched: it ages like a zone's listing, so that a zone
+	// created later is found at the relisting period even when no zone was managed before.
+	zonesListedAt time.Time
 	now      func() time.Time
 	// probeDenied are the zones whose probe was refused (403), warned about once.
 	probeDenied map[string]bool

@@ -27,11 +27,13 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	p.mu.Lock()
 	zs, cached := p.zones, p.sets != nil
 	p.mu.Unlock()
+	var zonesListedAt time.Time
 	if !cached {
 		var err error
 		if zs, err = p.listZones(ctx); err != nil {
 			return nil, err
 		}
+		zonesListedAt = p.now()
 	}
 	sets := make(map[string]map[setKey]*dns.ResourceRecordSet, len(zs))
 	latest, listedAt := map[string]string{}, map[string]time.Time{}
@@ -77,6 +79,9 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 		p.latest[n], p.listedAt[n] = id, listedAt[n]
 	}
 	p.zones, p.sets = zs, sets
+	if !zonesListedAt.IsZero() {
+		p.zonesListedAt = zonesListedAt
+	}
 	p.mu.Unlock()
 	return out, nil
 }
