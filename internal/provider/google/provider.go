@@ -50,7 +50,7 @@ type Provider struct {
 	// zonesListedAt is when the zone list was fetched: it ages like a zone's listing, so that a zone
 	// created later is found at the relisting period even when no zone was managed before.
 	zonesListedAt time.Time
-	now      func() time.Time
+	now           func() time.Time
 	// probeDenied are the zones whose probe was refused (403), warned about once.
 	probeDenied map[string]bool
 }
