@@ -23,6 +23,9 @@ type AzureFlags struct {
 	AzureUserAssignedIdentityClientID string
 	AzureZonesCacheDuration           time.Duration
 	AzureMaxRetriesCount              int
+	// AzureReadsPerSecond and AzureWritesPerSecond are this process's share of the account's
+	// request budget (writes: PUT, PATCH and DELETE, each class with its own bucket).
+	AzureReadsPerSecond, AzureWritesPerSecond float64
 }
 
 // Kinds are --provider=azure (Azure DNS) and --provider=azure-private-dns (Azure Private DNS); the
@@ -34,9 +37,12 @@ func (s *AzureFlags) Kinds() []provider.Kind {
 func (s *AzureFlags) kind(name, summary string, private bool) provider.Kind {
 	k := provider.Kind{
 		Name: name, Summary: summary,
-		Defaults: func() { *s = AzureFlags{AzureConfigFile: DefaultConfigFile, AzureMaxRetriesCount: 3} },
-		Flags:    func(*flag.FlagSet) {},
-		NoViews:  "views are not supported yet: one resource group serves one view of its zones",
+		Defaults: func() {
+			*s = AzureFlags{AzureConfigFile: DefaultConfigFile, AzureMaxRetriesCount: 3,
+				AzureReadsPerSecond: ReadsPerSecond, AzureWritesPerSecond: WritesPerSecond}
+		},
+		Flags:   func(*flag.FlagSet) {},
+		NoViews: "views are not supported yet: one resource group serves one view of its zones",
 		New: func(ctx context.Context, env provider.Env) (func(provider.View) (provider.Provider, error), error) {
 			return s.start(name, private, env)
 		},
@@ -54,6 +60,8 @@ func (s *AzureFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&s.AzureUserAssignedIdentityClientID, "azure-user-assigned-identity-client-id", s.AzureUserAssignedIdentityClientID, "client id of the user-assigned managed identity; replaces the file's userAssignedIdentityID")
 	fs.DurationVar(&s.AzureZonesCacheDuration, "azure-zones-cache-duration", s.AzureZonesCacheDuration, "reuse the zone list this long (0: list on every sync)")
 	fs.IntVar(&s.AzureMaxRetriesCount, "azure-maxretries-count", s.AzureMaxRetriesCount, "retries of a throttled (429, after Retry-After) or failed (5xx) Azure call; 0: none")
+	fs.Float64Var(&s.AzureReadsPerSecond, "azure-reads-per-second", s.AzureReadsPerSecond, "Azure Resource Manager read budget of this process per subscription and principal (ARM allows 25/s after a burst of 250); lowered on HTTP 429")
+	fs.Float64Var(&s.AzureWritesPerSecond, "azure-writes-per-second", s.AzureWritesPerSecond, "Azure Resource Manager write and delete budget of this process, each (ARM allows 10/s after a burst of 200); lowered on HTTP 429")
 }
 
 // check refuses values out of range, naming the flag.
@@ -64,6 +72,12 @@ func (s *AzureFlags) check() []error {
 	}
 	if s.AzureZonesCacheDuration < 0 {
 		errs = append(errs, fmt.Errorf("--azure-zones-cache-duration: must not be negative"))
+	}
+	if s.AzureReadsPerSecond <= 0 {
+		errs = append(errs, fmt.Errorf("--azure-reads-per-second=%g: must be above 0", s.AzureReadsPerSecond))
+	}
+	if s.AzureWritesPerSecond <= 0 {
+		errs = append(errs, fmt.Errorf("--azure-writes-per-second=%g: must be above 0", s.AzureWritesPerSecond))
 	}
 	if s.AzureConfigFile == "" {
 		errs = append(errs, fmt.Errorf("--azure-config-file: must name the azure.json file"))
@@ -90,7 +104,8 @@ func (s *AzureFlags) start(name string, private bool, env provider.Env) (func(pr
 	pool := pacing.NewPool(name, metrics)
 	return func(provider.View) (provider.Provider, error) {
 		p, err := New(Config{Private: private, File: file, DomainFilter: df, ZoneIDFilter: env.ZoneIDFilter, MaxRetries: s.AzureMaxRetriesCount, ZonesCacheDuration: s.AzureZonesCacheDuration,
-			CAFile: env.TLS.CAFile, Pool: pool, Metrics: metrics})
+			CAFile: env.TLS.CAFile, Pool: pool, Metrics: metrics,
+			Rates: Rates{ReadsPerSecond: s.AzureReadsPerSecond, WritesPerSecond: s.AzureWritesPerSecond, DeletesPerSecond: s.AzureWritesPerSecond}})
 		if err != nil {
 			return nil, fmt.Errorf("--provider=%s: %w", name, err)
 		}
