@@ -45,10 +45,46 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	if err != nil {
 		return err
 	}
-	var list []change
-	rejected := map[int]error{}
-	byZone := map[string][]*item{}
-	zoneOf := map[string]zone{}
+	list, rejected, byZone, zoneOf := p.itemsOf(zs, changes)
+	names := make([]string, 0, len(byZone))
+	for n := range byZone {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var failures []error
+	for _, n := range names {
+		refused := func(it *item, err error) {
+			for _, ci := range it.changes {
+				if _, seen := rejected[ci]; !seen {
+					rejected[ci] = err
+				}
+			}
+		}
+		if err := p.submitZone(ctx, zoneOf[n], byZone[n], refused); err != nil {
+			failures = append(failures, fmt.Errorf("zone %s: %w", n, err))
+		}
+	}
+	if len(failures) > 0 {
+		return errors.Join(failures...)
+	}
+	if len(rejected) == 0 {
+		return nil
+	}
+	ae := &provider.ApplyError{}
+	for ci := range list {
+		if err, ok := rejected[ci]; ok {
+			ae.Rejected = append(ae.Rejected, provider.RejectedChange{Action: list[ci].action, Endpoint: list[ci].ep, Err: err})
+		}
+	}
+	return ae
+}
+
+// itemsOf turns changes into items per zone (their zones by name in zoneOf), and the changes that
+// cannot be written into rejections by index into list.
+func (p *Provider) itemsOf(zs []zone, changes *plan.Changes) (list []change, rejected map[int]error, byZone map[string][]*item, zoneOf map[string]zone) {
+	rejected = map[int]error{}
+	byZone = map[string][]*item{}
+	zoneOf = map[string]zone{}
 	itemOf := map[string]map[setKey]*item{}
 	want := func(a provider.Action, e *endpoint.Endpoint, rs *dns.ResourceRecordSet) {
 		list = append(list, change{action: a, ep: e})
@@ -88,39 +124,35 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	for _, e := range changes.Create {
 		want(provider.ActionCreate, e, recordSetOf(e))
 	}
-
-	names := make([]string, 0, len(byZone))
-	for n := range byZone {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	var failures []error
-	for _, n := range names {
-		refused := func(it *item, err error) {
-			for _, ci := range it.changes {
-				if _, seen := rejected[ci]; !seen {
-					rejected[ci] = err
-				}
-			}
-		}
-		if err := p.submitZone(ctx, zoneOf[n], byZone[n], refused); err != nil {
-			failures = append(failures, fmt.Errorf("zone %s: %w", n, err))
-		}
-	}
-	if len(failures) > 0 {
-		return errors.Join(failures...)
-	}
-	if len(rejected) == 0 {
-		return nil
-	}
-	ae := &provider.ApplyError{}
-	for ci := range list {
-		if err, ok := rejected[ci]; ok {
-			ae.Rejected = append(ae.Rejected, provider.RejectedChange{Action: list[ci].action, Endpoint: list[ci].ep, Err: err})
-		}
-	}
-	return ae
+	return list, rejected, byZone, zoneOf
 }
+
+// EstimateCalls implements provider.CallEstimator (zonekeeper plan): the Changes ApplyChanges would
+// send, packed per zone as it packs them (a set already as wanted costs nothing), without a call
+// unless no zone is cached yet. A refused Change costs more (it is bisected); that is not foreseen.
+func (p *Provider) EstimateCalls(ctx context.Context, changes *plan.Changes) (provider.CallEstimate, error) {
+	var est provider.CallEstimate
+	if changes == nil || !changes.HasChanges() {
+		return est, nil
+	}
+	zs, err := p.state(ctx)
+	if err != nil {
+		return est, err
+	}
+	_, _, byZone, zoneOf := p.itemsOf(zs, changes)
+	for n, items := range byZone {
+		if b := len(p.batches(zoneOf[n], items)); b > 0 {
+			est.Calls += b
+			est.Zones++
+		}
+	}
+	if est.Calls > 0 {
+		est.Call = "changes.create"
+	}
+	return est, nil
+}
+
+var _ provider.CallEstimator = (*Provider)(nil)
 
 // state returns the managed zones, listing them and their sets when nothing is known (the first call,
 // or after Invalidate) or a zone was dropped by the probe.
