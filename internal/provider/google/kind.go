@@ -21,6 +21,8 @@ type GoogleFlags struct {
 	GoogleZoneVisibility      string
 	GoogleBatchChangeSize     int
 	GoogleBatchChangeInterval time.Duration
+	// GoogleRequestsPerSecond is this process's share of the project's Cloud DNS request budget.
+	GoogleRequestsPerSecond float64
 }
 
 // Kind is --provider=google.
@@ -28,7 +30,8 @@ func (s *GoogleFlags) Kind() provider.Kind {
 	return provider.Kind{
 		Name: "google", Summary: "Google Cloud DNS",
 		Defaults: func() {
-			*s = GoogleFlags{GoogleBatchChangeSize: DefaultBatchChangeSize, GoogleBatchChangeInterval: DefaultBatchChangeInterval}
+			*s = GoogleFlags{GoogleBatchChangeSize: DefaultBatchChangeSize, GoogleBatchChangeInterval: DefaultBatchChangeInterval,
+				GoogleRequestsPerSecond: DefaultRequestsPerSecond}
 		},
 		Flags:   s.bind,
 		Check:   s.check,
@@ -42,6 +45,7 @@ func (s *GoogleFlags) bind(fs *flag.FlagSet) {
 	fs.StringVar(&s.GoogleZoneVisibility, "google-zone-visibility", s.GoogleZoneVisibility, "manage only zones of this visibility: public or private (default: both)")
 	fs.IntVar(&s.GoogleBatchChangeSize, "google-batch-change-size", s.GoogleBatchChangeSize, "record sets added or deleted per Cloud DNS change (one change per zone and batch)")
 	fs.DurationVar(&s.GoogleBatchChangeInterval, "google-batch-change-interval", s.GoogleBatchChangeInterval, "pause after each Cloud DNS change of a sync")
+	fs.Float64Var(&s.GoogleRequestsPerSecond, "google-requests-per-second", s.GoogleRequestsPerSecond, "Cloud DNS API budget of this process per project (Google shows the quota in the project's console); lowered on HTTP 429")
 }
 
 // check refuses values out of range, naming the flag.
@@ -55,6 +59,9 @@ func (s *GoogleFlags) check() []error {
 	if s.GoogleBatchChangeSize < 1 {
 		errs = append(errs, fmt.Errorf("--google-batch-change-size=%d: must be at least 1", s.GoogleBatchChangeSize))
 	}
+	if s.GoogleRequestsPerSecond <= 0 {
+		errs = append(errs, fmt.Errorf("--google-requests-per-second=%g: must be above 0", s.GoogleRequestsPerSecond))
+	}
 	if s.GoogleBatchChangeInterval < 0 {
 		errs = append(errs, errors.New("--google-batch-change-interval: must not be negative"))
 	}
@@ -65,7 +72,7 @@ func (s *GoogleFlags) start(ctx context.Context, env provider.Env) (func(provide
 	// The process's metrics (internal/metrics): every attempt by zone and call, 429s, the rate.
 	metrics, _ := env.Metrics.(pacing.Metrics)
 	// One request budget per project, shared by every zone and instance.
-	budgets := newBudgets(DefaultRequestsPerSecond, metrics)
+	budgets := newBudgets(s.GoogleRequestsPerSecond, metrics)
 	return func(provider.View) (provider.Provider, error) {
 		p, err := New(ctx, Config{
 			Project: s.GoogleProject, ZoneVisibility: s.GoogleZoneVisibility,
