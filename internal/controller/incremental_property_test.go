@@ -243,28 +243,7 @@ func (w *propertyWorld) fullPlan() plan.Result {
 
 // notHeldBack is changes without those the retry book holds back now (holdBack without its upkeep).
 func (w *propertyWorld) notHeldBack(c *plan.Changes) *plan.Changes {
-	waiting := func(e *endpoint.Endpoint) bool {
-		en, ok := w.c.retries.entries[e.Key()]
-		return ok && en.due.After(w.clock)
-	}
-	out := &plan.Changes{}
-	for _, e := range c.Create {
-		if !waiting(e) {
-			out.Create = append(out.Create, e)
-		}
-	}
-	for i, e := range c.UpdateNew {
-		if !waiting(e) {
-			out.UpdateOld = append(out.UpdateOld, c.UpdateOld[i])
-			out.UpdateNew = append(out.UpdateNew, e)
-		}
-	}
-	for _, e := range c.Delete {
-		if !waiting(e) {
-			out.Delete = append(out.Delete, e)
-		}
-	}
-	return out
+	return w.c.retries.notWaiting(c, w.clock)
 }
 
 // within is the part of want that got holds, when got holds nothing else: what a guard let through

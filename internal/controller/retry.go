@@ -68,6 +68,11 @@ func (b retryBook) holdBack(c *plan.Changes, now time.Time) *plan.Changes {
 			delete(b.entries, k)
 		}
 	}
+	return b.notWaiting(c, now)
+}
+
+// notWaiting is c without the changes whose record set is still backing off at now.
+func (b retryBook) notWaiting(c *plan.Changes, now time.Time) *plan.Changes {
 	waiting := func(e *endpoint.Endpoint) bool {
 		entry, ok := b.entries[e.Key()]
 		return ok && entry.due.After(now)
