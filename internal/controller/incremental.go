@@ -70,7 +70,7 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 	}
 	names := make([]string, 0, len(scope))
 	for name := range scope {
-		if !isASCII(name) {
+		if !endpoint.IsASCII(name) {
 			return Outcome{}, false, nil // punycode and Unicode spellings of one name: the registry keeps the one listed
 		}
 		names = append(names, name)
@@ -126,13 +126,4 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 	})
 	out, err = c.applyPlan(ctx, report, result, res.Problems, scope)
 	return out, true, err
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }

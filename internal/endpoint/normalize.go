@@ -24,7 +24,7 @@ func NormalizeDNSName(name string) (string, error) {
 	if n == "" {
 		return "", fmt.Errorf("empty name")
 	}
-	if !isASCII(n) {
+	if !IsASCII(n) {
 		ascii, err := idnaProfile.ToASCII(n)
 		if err != nil {
 			return "", fmt.Errorf("not a valid internationalised name: %v", err)
@@ -70,7 +70,8 @@ func checkLabel(l string, first bool) error {
 	return nil
 }
 
-func isASCII(s string) bool {
+// IsASCII reports whether s has no byte above 0x7f: a DNS name that needs no IDNA conversion.
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false

@@ -13,7 +13,7 @@ import (
 // ASCII names, nearly all of them, take a path that allocates only when the name has upper case.
 func nameKey(name string) string {
 	n := strings.TrimSuffix(strings.TrimSpace(name), ".")
-	if isASCII(n) {
+	if endpoint.IsASCII(n) {
 		return strings.ToLower(n)
 	}
 	if norm, err := endpoint.NormalizeDNSName(n); err == nil {
@@ -25,12 +25,3 @@ func nameKey(name string) string {
 // NameKey is the form in which the plan compares names: two endpoints share a row exactly when their
 // NameKeys are equal.
 func NameKey(name string) string { return nameKey(name) }
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}

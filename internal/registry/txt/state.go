@@ -78,7 +78,7 @@ func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 // put stores a record set, replacing any with the same key.
 func (s *state) put(e *endpoint.Endpoint, c codec) {
 	k := keyOf(e)
-	if _, replaced := s.entries[k]; !replaced && !isASCII(k.DNSName) {
+	if _, replaced := s.entries[k]; !replaced && !endpoint.IsASCII(k.DNSName) {
 		s.nonASCII++
 	}
 	s.entries[k] = &entry{ep: e, own: c.decodeRecord(e)}
@@ -91,7 +91,7 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 
 func (s *state) remove(e *endpoint.Endpoint) {
 	k := keyOf(e)
-	if _, had := s.entries[k]; had && !isASCII(k.DNSName) {
+	if _, had := s.entries[k]; had && !endpoint.IsASCII(k.DNSName) {
 		s.nonASCII--
 	}
 	delete(s.entries, k)
@@ -118,13 +118,4 @@ func (s *state) ownershipTXT(name, setID string) *entry {
 		return nil
 	}
 	return en
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
