@@ -122,7 +122,9 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	var notify controller.Notifier
 	observers := obs.observers()
 	if lookup, ok := src.(source.ObjectLookup); ok && kube.client != nil && !cfg.DryRun {
-		p.notifier = events.New(kube.client, lookup)
+		if p.notifier, err = events.New(kube.rest, lookup, log); err != nil {
+			return nil, err
+		}
 		notify = p.notifier
 	}
 	if srcs.dnsEndpoints != nil && !cfg.DryRun {

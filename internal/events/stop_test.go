@@ -30,7 +30,10 @@ func (servicesByName) LookupObject(kind, namespace, name string) (runtime.Object
 func TestStopWritesTheQueuedEvents(t *testing.T) {
 	api := testbed.StartKubeAPIServer(t)
 	kube := api.Client(t)
-	n := New(kube, servicesByName{})
+	n, err := New(api.Config, servicesByName{}, quietLog())
+	if err != nil {
+		t.Fatal(err)
+	}
 	const objects = 40
 	for i := range objects {
 		n.Published(fmt.Sprintf("service/default/svc%02d", i), []*endpoint.Endpoint{
