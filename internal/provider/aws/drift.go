@@ -2,6 +2,7 @@ package aws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -72,11 +73,23 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 	p.mu.Lock()
 	totals := p.accountZones
 	p.mu.Unlock()
+	var answers []accountListing
 	var err error
 	for _, api := range p.accountsOf(zs) {
-		if err = p.probeAccount(ctx, api, byAccount[api], totals[api], listed, staleSet); err != nil {
+		var answer *accountListing
+		if answer, err = p.probeAccount(ctx, api, byAccount[api], totals[api], listed, staleSet); err != nil {
 			break
 		}
+		if answer != nil {
+			answers = append(answers, *answer)
+		}
+	}
+	if len(answers) > 0 {
+		var left []string
+		var ferr error
+		zs, left, ferr = p.followZoneList(ctx, zs, answers, staleSet)
+		gone = append(gone, left...)
+		err = errors.Join(err, ferr)
 	}
 	var stale []string
 	for _, z := range zs {
@@ -97,7 +110,60 @@ func (p *Provider) refreshZoneList(ctx context.Context, old []zone, stale map[st
 		return nil, nil, nil, fmt.Errorf("aws: %w", err)
 	}
 	p.mu.Lock()
-	p.zoneList, p.zonesAt, p.accountZones = fresh, p.now(), totals
+	p.zonesAt, p.accountZones = p.now(), totals
+	p.mu.Unlock()
+	return fresh, p.installZoneList(old, fresh, stale), counts, nil
+}
+
+// followZoneList brings the zone list up to date with the ListHostedZones answers the probe got
+// anyway (they name every zone of their account): a zone of the account missing from its answer is
+// gone, a zone in it that is not in the list and that the filters select appeared. Without
+// --aws-zone-tags this costs no call; with it, a zone that appeared and passes the other filters costs
+// one ListTagsForResources per 10 such zones, once (filterByTags remembers the zones it left out).
+// The zone list's age (--aws-zones-cache-duration) is not reset: the zones already listed are not
+// selected again here.
+func (p *Provider) followZoneList(ctx context.Context, old []zone, answers []accountListing, stale map[string]bool) (fresh []zone, gone []string, err error) {
+	known := map[string]bool{}
+	for _, z := range old {
+		known[z.id] = true
+	}
+	fresh = slices.Clone(old)
+	var errs []error
+	for _, a := range answers {
+		listed := map[string]bool{}
+		var candidates []zone
+		p.mu.Lock()
+		for _, z := range a.zones {
+			listed[z.id] = true
+			if !known[z.id] && !p.untagged[z.id] {
+				candidates = append(candidates, z)
+			}
+		}
+		if p.accountZones != nil {
+			p.accountZones[a.api] = len(a.zones)
+		}
+		p.mu.Unlock()
+		fresh = slices.DeleteFunc(fresh, func(z zone) bool { return z.api == a.api && !listed[z.id] })
+		added, err := p.selectZones(ctx, a.api, candidates)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("aws: selecting the hosted zones that appeared: %w", err))
+			continue
+		}
+		for _, z := range added {
+			known[z.id] = true
+			fresh = append(fresh, z)
+		}
+	}
+	sortZones(fresh)
+	return fresh, p.installZoneList(old, fresh, stale), errors.Join(errs...)
+}
+
+// installZoneList makes fresh the zone list. The zones that appeared are marked in stale (the next
+// Records lists them, the zones already cached are kept); those that went are forgotten and their
+// names returned, so that the caller folds the records again without them.
+func (p *Provider) installZoneList(old, fresh []zone, stale map[string]bool) (gone []string) {
+	p.mu.Lock()
+	p.zoneList = fresh
 	p.mu.Unlock()
 	had := map[string]bool{}
 	for _, z := range old {
@@ -118,7 +184,7 @@ func (p *Provider) refreshZoneList(ctx context.Context, old []zone, stale map[st
 			gone = append(gone, z.name)
 		}
 	}
-	return fresh, gone, counts, nil
+	return gone
 }
 
 // accountsOf are the clients of the accounts of zs, in the order of zs.
@@ -135,28 +201,27 @@ func (p *Provider) accountsOf(zs []zone) []*route53.Client {
 // probeAccount probes one account's cached zones and drops, adding them to stale, those changed
 // behind our back. ListHostedZones gives every zone's ResourceRecordSetCount, 100 zones a page: when
 // the account's zones (total, managed or not) fit in fewer pages than there are zones to probe, that
-// listing is the probe (50 zones: one call instead of 50); otherwise each zone costs a GetHostedZone.
-// counts, when not nil, are the counts of a zone listing made just now: no call is made.
-func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []zone, total int, counts map[string]int64, stale map[string]bool) error {
+// listing is the probe (50 zones: one call instead of 50), and its answer is returned for
+// followZoneList; otherwise each zone costs a GetHostedZone. counts, when not nil, are the counts of a
+// zone listing made just now: no call is made.
+func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []zone, total int, counts map[string]int64, stale map[string]bool) (*accountListing, error) {
 	if len(zs) == 0 {
-		return nil
+		return nil, nil
 	}
+	var answer *accountListing
 	if counts == nil && total > 0 && (total+zoneListPageSize-1)/zoneListPageSize < len(zs) {
-		var err error
-		if counts, err = zoneCounts(ctx, api); err != nil {
-			return fmt.Errorf("aws: probing hosted zones: %w", err)
+		all, err := listAccount(ctx, api)
+		if err != nil {
+			return nil, fmt.Errorf("aws: probing hosted zones: %w", err)
 		}
+		answer, counts = &all, all.counts
 	}
 	for _, z := range zs {
 		var count int64
 		if counts != nil {
 			n, listed := counts[z.id]
 			if !listed {
-				// Gone from the account (or from our access): the listing that follows says which.
-				p.log.Info("A hosted zone is no longer listed: listing it again", "zoneName", z.name, "zoneID", z.id)
-				p.dropZone(z.id)
-				stale[z.id] = true
-				continue
+				continue // gone from the account (or from our access): followZoneList leaves it out
 			}
 			count = n
 		} else {
@@ -170,7 +235,7 @@ func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []z
 					stale[z.id] = true
 					continue
 				}
-				return fmt.Errorf("aws: probing hosted zone %s: %w", z, err)
+				return nil, fmt.Errorf("aws: probing hosted zone %s: %w", z, err)
 			}
 			count = -1
 			if out.HostedZone != nil && out.HostedZone.ResourceRecordSetCount != nil {
@@ -187,28 +252,11 @@ func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []z
 			stale[z.id] = true
 		}
 	}
-	return nil
+	return answer, nil
 }
 
 // zoneListPageSize is the most hosted zones one ListHostedZones answers.
 const zoneListPageSize = 100
-
-// zoneCounts is the ResourceRecordSetCount of every hosted zone of an account, by bare zone id, from
-// ListHostedZones; -1 where Route 53 gives none.
-func zoneCounts(ctx context.Context, api *route53.Client) (map[string]int64, error) {
-	counts := map[string]int64{}
-	pages := route53.NewListHostedZonesPaginator(api, &route53.ListHostedZonesInput{MaxItems: ptr(int32(zoneListPageSize))})
-	for pages.HasMorePages() {
-		page, err := pages.NextPage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, hz := range page.HostedZones {
-			counts[bareZoneID(deref(hz.Id))] = recordSetCount(hz)
-		}
-	}
-	return counts, nil
-}
 
 // recordSetCount is a listed zone's ResourceRecordSetCount, -1 where Route 53 gives none.
 func recordSetCount(hz r53types.HostedZone) int64 {

@@ -48,7 +48,10 @@ type Provider struct {
 	unreadable map[string]error
 	// probeDenied are the zones whose GetHostedZone was refused (warned once).
 	probeDenied map[string]bool
-	gen         uint64 // bumped by Invalidate, so a listing in flight is not stored
+	// untagged are the zones filterByTags left out (--aws-zone-tags), by zone id, so that the probe's
+	// zone listing does not ask for their tags again at every resync; reset at each zone listing.
+	untagged map[string]bool
+	gen      uint64 // bumped by Invalidate, so a listing in flight is not stored
 }
 
 // New checks the configuration and builds the client. It makes no request: credentials are resolved

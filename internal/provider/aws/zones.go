@@ -55,6 +55,9 @@ func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route5
 	var out []zone
 	seen := map[string]bool{}
 	totals, counts = map[*route53.Client]int{}, map[string]int64{}
+	p.mu.Lock()
+	p.untagged = nil // filterByTags fills it again
+	p.mu.Unlock()
 	for _, a := range p.accounts {
 		zs, total, err := p.listAccountZones(ctx, a, counts)
 		if err != nil {
@@ -71,15 +74,7 @@ func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route5
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].private != out[j].private {
-			return !out[i].private
-		}
-		if out[i].name != out[j].name {
-			return out[i].name < out[j].name
-		}
-		return out[i].id < out[j].id
-	})
+	sortZones(out)
 	if len(out) == 0 {
 		p.log.Warn("No hosted zones match the filters", "profiles", p.cfg.Profiles, "domainFilter", p.cfg.DomainFilter, "zoneIDFilter", p.cfg.ZoneIDFilter, "zoneType", p.cfg.ZoneType, "zoneTags", p.cfg.ZoneTags)
 	}
@@ -89,29 +84,69 @@ func (p *Provider) listZones(ctx context.Context) (zs []zone, totals map[*route5
 // listAccountZones lists one account's zones that the filters select, counts all of them, and puts
 // each one's record set count into counts.
 func (p *Provider) listAccountZones(ctx context.Context, a account, counts map[string]int64) (kept []zone, total int, err error) {
+	all, err := listAccount(ctx, a.api)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing hosted zones: %w", err)
+	}
+	for id, n := range all.counts {
+		counts[id] = n
+	}
+	out, err := p.selectZones(ctx, a.api, all.zones)
+	return out, len(all.zones), err
+}
+
+// selectZones keeps the zones of one account that the filters select: zone ids, zone type, domain
+// filter, then tags (ListTagsForResources, 10 zones per call, only with --aws-zone-tags and only
+// when some zone passed the other filters).
+func (p *Provider) selectZones(ctx context.Context, api *route53.Client, zs []zone) ([]zone, error) {
 	var out []zone
-	pages := route53.NewListHostedZonesPaginator(a.api, &route53.ListHostedZonesInput{})
+	for _, z := range zs {
+		if p.keepZone(z) {
+			out = append(out, z)
+		}
+	}
+	if len(p.cfg.ZoneTags) == 0 || len(out) == 0 {
+		return out, nil
+	}
+	return p.filterByTags(ctx, api, out)
+}
+
+// accountListing is one account's ListHostedZones answer: every hosted zone it holds, managed or not.
+type accountListing struct {
+	api    *route53.Client
+	zones  []zone
+	counts map[string]int64 // ResourceRecordSetCount by bare zone id, -1 where Route 53 gives none
+}
+
+// listAccount walks an account's ListHostedZones pages (zoneListPageSize zones a page).
+func listAccount(ctx context.Context, api *route53.Client) (accountListing, error) {
+	all := accountListing{api: api, counts: map[string]int64{}}
+	pages := route53.NewListHostedZonesPaginator(api, &route53.ListHostedZonesInput{MaxItems: ptr(int32(zoneListPageSize))})
 	for pages.HasMorePages() {
 		page, err := pages.NextPage(ctx)
 		if err != nil {
-			return nil, 0, fmt.Errorf("listing hosted zones: %w", err)
+			return accountListing{}, err
 		}
-		total += len(page.HostedZones)
 		for _, hz := range page.HostedZones {
-			counts[bareZoneID(deref(hz.Id))] = recordSetCount(hz)
-			z := zone{id: bareZoneID(deref(hz.Id)), name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone, api: a.api}
-			if p.keepZone(z) {
-				out = append(out, z)
-			}
+			id := bareZoneID(deref(hz.Id))
+			all.counts[id] = recordSetCount(hz)
+			all.zones = append(all.zones, zone{id: id, name: normName(deref(hz.Name)), private: hz.Config != nil && hz.Config.PrivateZone, api: api})
 		}
 	}
-	if len(p.cfg.ZoneTags) > 0 && len(out) > 0 {
-		var err error
-		if out, err = p.filterByTags(ctx, a.api, out); err != nil {
-			return nil, 0, err
+	return all, nil
+}
+
+// sortZones puts public zones first, then private ones, each by name (then id).
+func sortZones(zs []zone) {
+	sort.Slice(zs, func(i, j int) bool {
+		if zs[i].private != zs[j].private {
+			return !zs[i].private
 		}
-	}
-	return out, total, nil
+		if zs[i].name != zs[j].name {
+			return zs[i].name < zs[j].name
+		}
+		return zs[i].id < zs[j].id
+	})
 }
 
 // keepZone applies the zone id, zone type and domain filters.
@@ -171,9 +206,16 @@ func (p *Provider) filterByTags(ctx context.Context, api *route53.Client, zs []z
 		}
 	}
 	var kept []zone
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for _, z := range zs {
 		if hasTags(tags[z.id], p.cfg.ZoneTags) {
 			kept = append(kept, z)
+		} else {
+			if p.untagged == nil {
+				p.untagged = map[string]bool{}
+			}
+			p.untagged[z.id] = true
 		}
 	}
 	return kept, nil
