@@ -6,13 +6,15 @@ import (
 	"time"
 )
 
-func TestParseVmRSS(t *testing.T) {
-	got, err := parseVmRSS([]byte("Name:\tzonekeeper\nVmPeak:\t  900 kB\nVmRSS:\t   51234 kB\nRssAnon:\t 1 kB\n"))
-	if err != nil || got != 51234*1024 {
-		t.Fatalf("got %d, %v; want %d", got, err, 51234*1024)
+func TestParseStatusKB(t *testing.T) {
+	status := []byte("Name:\tzonekeeper\nVmPeak:\t  900 kB\nVmRSS:\t   51234 kB\nRssAnon:\t 1200 kB\nRssFile:\t 50034 kB\n")
+	for field, want := range map[string]int64{"VmRSS": 51234 * 1024, "RssAnon": 1200 * 1024} {
+		if got, err := parseStatusKB(status, field); err != nil || got != want {
+			t.Errorf("%s: got %d, %v; want %d", field, got, err, want)
+		}
 	}
 	for _, bad := range []string{"Name:\tx\n", "VmRSS:\t12 MB\n", "VmRSS:\tlots kB\n"} {
-		if _, err := parseVmRSS([]byte(bad)); err == nil {
+		if _, err := parseStatusKB([]byte(bad), "VmRSS"); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -36,6 +38,10 @@ func TestProcReadersOnThisProcess(t *testing.T) {
 	rss, err := residentBytes(pid)
 	if err != nil || rss < 1<<20 {
 		t.Fatalf("resident bytes of this test process: %d, %v", rss, err)
+	}
+	anon, err := anonymousBytes(pid)
+	if err != nil || anon < 1<<20 || anon > rss {
+		t.Fatalf("anonymous resident bytes of this test process: %d, %v (VmRSS %d)", anon, err, rss)
 	}
 	before, err := cpuTime(pid)
 	if err != nil {

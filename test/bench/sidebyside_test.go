@@ -127,8 +127,9 @@ func measure(t *testing.T, s settings, r runSpec) (res toolResult) {
 	}
 	res.Converge, res.ConvergeCalls = at.Sub(start), calls
 	res.RSSConverged = mustRead(t, r.tool, residentBytes, p.pid())
+	res.AnonConverged = mustRead(t, r.tool, anonymousBytes, p.pid())
 	res.Sets = len(r.emu.sets())
-	say("N=%d %s: converged in %s, %d calls, RSS %s", n, r.tool, human(res.Converge), sumCalls(calls), megabytes(res.RSSConverged))
+	say("N=%d %s: converged in %s, %d calls, RSS %s (anonymous %s)", n, r.tool, human(res.Converge), sumCalls(calls), megabytes(res.RSSConverged), megabytes(res.AnonConverged))
 
 	sleepAlive(t, p, s.Settle)
 	cpu0, calls0 := mustRead(t, r.tool, cpuTime, p.pid()), r.emu.calls()
@@ -136,6 +137,7 @@ func measure(t *testing.T, s settings, r runSpec) (res toolResult) {
 	sleepAlive(t, p, s.Idle)
 	res.IdleCPU, res.IdleCalls = mustRead(t, r.tool, cpuTime, p.pid())-cpu0, diffCalls(r.emu.calls(), calls0)
 	res.RSSIdle = mustRead(t, r.tool, residentBytes, p.pid())
+	res.AnonIdle = mustRead(t, r.tool, anonymousBytes, p.pid())
 
 	say("N=%d %s: %d changes", n, r.tool, s.Changes)
 	calls0 = r.emu.calls()

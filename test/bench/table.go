@@ -20,6 +20,8 @@ type toolResult struct {
 	ConvergeCalls map[string]int
 	// RSSConverged and RSSIdle are VmRSS at converging and at the end of the idle window.
 	RSSConverged, RSSIdle int64
+	// AnonConverged and AnonIdle are the anonymous part of it (RssAnon), the process's own memory.
+	AnonConverged, AnonIdle int64
 	// IdleCPU is the CPU time used over the idle window; IdleCalls the calls made in it.
 	IdleCPU   time.Duration
 	IdleCalls map[string]int
@@ -79,6 +81,9 @@ func (t sideBySide) markdown() string {
 	row("record sets in the zone then (SOA and NS left out)", func(r toolResult) string { return thousands(r.Sets) })
 	row("RSS after converging", func(r toolResult) string { return megabytes(r.RSSConverged) })
 	row("RSS after the idle window", func(r toolResult) string { return megabytes(r.RSSIdle) })
+	row("of which anonymous (RssAnon: heap, stacks; the rest is the binary's pages), converged → idle", func(r toolResult) string {
+		return megabytes(r.AnonConverged) + " → " + megabytes(r.AnonIdle)
+	})
 	row("CPU-seconds per idle minute", func(r toolResult) string {
 		return fmt.Sprintf("%.3f", r.IdleCPU.Seconds()*float64(time.Minute)/float64(t.Idle))
 	})
