@@ -16,8 +16,12 @@ import (
 // Input.OwnerID, and a Create never lands on a name and set identifier where some current record is
 // not ours.
 func Calculate(in Input) Result {
-	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable)}
-	entries := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes))
+	t := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes))
+	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable), t: &t, cnameRank: -1}
+	if r, ok := t.types.rank(endpoint.RecordTypeCNAME); ok {
+		p.cnameRank = int32(r)
+	}
+	entries := t.entries
 	for i := 0; i < len(entries); {
 		j := i + 1
 		for j < len(entries) && sameRow(entries[i], entries[j]) {
@@ -29,7 +33,9 @@ func Calculate(in Input) Result {
 	return p.result()
 }
 
-// keyed pairs a planned endpoint with its normalised key, for sorting the output.
+// keyed pairs a planned endpoint with its normalised key, for sorting the output. For a create ep is
+// the winning candidate and for an update the winning candidate beside the current record (old):
+// result makes their copies.
 type keyed struct {
 	key endpoint.Key
 	ep  *endpoint.Endpoint
@@ -42,6 +48,8 @@ type planner struct {
 	oldOwnerID string
 	policy     Policy
 	unreadable unreadable
+	t          *table
+	cnameRank  int32 // CNAME's rank in t.types, -1 when CNAME is not managed
 
 	creates, updates, deletes []keyed
 	conflicts                 []Conflict
@@ -77,11 +85,11 @@ func (p *planner) result() Result {
 
 	changes := &Changes{}
 	for _, c := range p.creates {
-		changes.Create = append(changes.Create, c.ep)
+		changes.Create = append(changes.Create, c.ep.DeepCopy())
 	}
 	for _, u := range p.updates {
 		changes.UpdateOld = append(changes.UpdateOld, u.old)
-		changes.UpdateNew = append(changes.UpdateNew, u.ep)
+		changes.UpdateNew = append(changes.UpdateNew, updatedEndpoint(u.ep, u.old))
 	}
 	for _, d := range p.deletes {
 		changes.Delete = append(changes.Delete, d.ep)
@@ -103,7 +111,8 @@ func compareKeyed(a, b keyed) int {
 	if c := compareKeys(a.key, b.key); c != 0 {
 		return c
 	}
-	// Only duplicate current records share a key; order them by content.
+	// Only duplicate current records share a key (deletes; a row plans at most one create or update
+	// per key); order them by content.
 	return compareCandidates(a.ep, b.ep)
 }
 

@@ -35,7 +35,7 @@ func sameProviderSpecific(a, b endpoint.ProviderSpecific) bool {
 // never move a record to another owner; labels the registry keeps on the record (an encryption nonce)
 // survive; the resource label follows the candidate that now holds the record.
 func updatedEndpoint(winner, current *endpoint.Endpoint) *endpoint.Endpoint {
-	out := winner.DeepCopy()
+	out := withoutLabels(winner)
 	labels := make(endpoint.Labels, len(current.Labels)+len(winner.Labels))
 	for k, v := range winner.Labels {
 		if k != endpoint.OwnerLabelKey {
@@ -49,4 +49,15 @@ func updatedEndpoint(winner, current *endpoint.Endpoint) *endpoint.Endpoint {
 	}
 	out.Labels = labels
 	return out
+}
+
+// withoutLabels is DeepCopy without copying the labels, which the caller replaces.
+func withoutLabels(e *endpoint.Endpoint) *endpoint.Endpoint {
+	out := *e
+	out.Labels = nil
+	out.Targets = append(endpoint.Targets(nil), e.Targets...)
+	if e.ProviderSpecific != nil {
+		out.ProviderSpecific = append(endpoint.ProviderSpecific(nil), e.ProviderSpecific...)
+	}
+	return &out
 }

@@ -99,6 +99,11 @@ func resolveCreate(cands []entry) resolution {
 // resolveUpdate picks the candidate for an existing record set: the resource that holds it keeps it
 // (external-dns's "first resource to take a name keeps it"); otherwise the smallest candidate.
 func resolveUpdate(current *endpoint.Endpoint, cands []entry) resolution {
+	if len(cands) == 1 {
+		// The one candidate wins whoever holds the record set, and with no loser heldBy is never
+		// read: skip looking up both resource labels.
+		return resolution{winner: cands[0].ep}
+	}
 	holder := current.Resource()
 	var best *endpoint.Endpoint
 	for _, c := range cands {

@@ -12,14 +12,17 @@ func (p *planner) planRow(row []entry) {
 	var hasCandidates, cnameCandidate, otherCandidate bool
 	var foreign *endpoint.Endpoint // the current record in the row that is not ours, reported first
 	for _, g := range p.groups {
-		for _, c := range g.current {
-			if !p.owned(c.ep) && (foreign == nil || reportedFirst(c.ep, foreign)) {
+		// Each current record's owner is looked up once, here; the rest of the row reads the flag.
+		for i := range g.current {
+			c := &g.current[i]
+			c.owned = p.owned(c.ep)
+			if !c.owned && (foreign == nil || reportedFirst(c.ep, foreign)) {
 				foreign = c.ep
 			}
 		}
 		if len(g.candidates) > 0 {
 			hasCandidates = true
-			if g.recordType == endpoint.RecordTypeCNAME {
+			if g.rank == p.cnameRank {
 				cnameCandidate = true
 			} else {
 				otherCandidate = true
@@ -31,44 +34,42 @@ func (p *planner) planRow(row []entry) {
 	if dropCNAME {
 		p.reportCNAMELosers(row)
 	}
-	// rowResource is who wants this name, for reporting a blocked delete of a record in the way.
-	var rowResource string
-	if hasCandidates {
-		rowResource = p.rowWinner(row, dropCNAME).Resource()
-	}
-
 	for _, g := range p.groups {
 		cands := g.candidates
-		if dropCNAME && g.recordType == endpoint.RecordTypeCNAME {
+		if dropCNAME && g.rank == p.cnameRank {
 			cands = nil
 		}
 		switch {
 		case len(g.current) == 0 && len(cands) > 0:
 			r := resolveCreate(cands)
-			p.conflicts = r.losers(cands[0].key(), cands, p.conflicts)
-			p.pending = append(p.pending, keyed{key: cands[0].key(), ep: r.winner})
+			key := p.t.key(cands[0])
+			p.conflicts = r.losers(key, cands, p.conflicts)
+			p.pending = append(p.pending, keyed{key: key, ep: r.winner})
 		case len(g.current) > 0 && len(cands) == 0:
 			for _, c := range g.current {
-				p.delete(c, hasCandidates, rowResource)
+				p.delete(c, hasCandidates, row, dropCNAME)
 			}
 		case len(g.current) > 0:
 			current, r := p.pickCurrent(g.current, cands)
-			p.conflicts = r.losers(current.key(), cands, p.conflicts)
+			if len(cands) > 1 {
+				p.conflicts = r.losers(p.t.key(current), cands, p.conflicts)
+			}
 			if needsUpdate(r.winner, current.ep) {
 				p.update(current, r.winner, false)
-			} else if p.migrating(current.ep) {
+			} else if current.owned && p.migrating(current.ep) {
 				p.update(current, r.winner, true)
 			}
 		}
 	}
 
 	// A create is planned only when nothing in the row belongs to someone else: the name is theirs.
+	// The copy is made in result, once the creates are sorted.
 	for _, c := range p.pending {
 		if foreign != nil {
 			p.mismatch(c.key, ActionCreate, foreign, c.ep.Resource())
 			continue
 		}
-		p.creates = append(p.creates, keyed{key: c.key, ep: c.ep.DeepCopy()})
+		p.creates = append(p.creates, c)
 	}
 }
 
@@ -76,39 +77,41 @@ func (p *planner) planRow(row []entry) {
 // an owner mismatch.
 func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly bool) {
 	if !p.policy.allowsUpdates() {
-		if p.owned(current.ep) {
-			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource(),
+		if current.owned {
+			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource(),
 				OwnerMigration: ownerOnly})
 		}
 		return
 	}
-	if !p.owned(current.ep) {
-		p.mismatch(current.key(), ActionUpdate, current.ep, winner.Resource())
+	if !current.owned {
+		p.mismatch(p.t.key(current), ActionUpdate, current.ep, winner.Resource())
 		return
 	}
-	p.updates = append(p.updates, keyed{key: current.key(), ep: updatedEndpoint(winner, current.ep), old: current.ep})
+	// ep is the winning candidate here; result makes the UpdateNew endpoint once the updates are sorted.
+	p.updates = append(p.updates, keyed{key: p.t.key(current), ep: winner, old: current.ep})
 }
 
 // delete drops a current record. A foreign record nobody here asks for is simply someone else's
-// record, not a mismatch; one standing in the way of a desired name is reported.
-func (p *planner) delete(current entry, contested bool, resource string) {
-	if p.owned(current.ep) && p.unreadable.covers(current.ep.Resource()) {
-		p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource(), Unreadable: true})
+// record, not a mismatch; one standing in the way of a desired name is reported, with the resource
+// of the row's winning candidate (row and dropCNAME say which it is).
+func (p *planner) delete(current entry, contested bool, row []entry, dropCNAME bool) {
+	if current.owned && p.unreadable.covers(current.ep.Resource()) {
+		p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource(), Unreadable: true})
 		return
 	}
 	if !p.policy.allowsDeletes() {
-		if p.owned(current.ep) {
-			p.held = append(p.held, HeldChange{Key: current.key(), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource()})
+		if current.owned {
+			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource()})
 		}
 		return
 	}
-	if !p.owned(current.ep) {
+	if !current.owned {
 		if contested {
-			p.mismatch(current.key(), ActionDelete, current.ep, resource)
+			p.mismatch(p.t.key(current), ActionDelete, current.ep, p.rowWinner(row, dropCNAME).Resource())
 		}
 		return
 	}
-	p.deletes = append(p.deletes, keyed{key: current.key(), ep: current.ep})
+	p.deletes = append(p.deletes, keyed{key: p.t.key(current), ep: current.ep})
 }
 
 func (p *planner) mismatch(key endpoint.Key, action Action, holder *endpoint.Endpoint, resource string) {
@@ -133,7 +136,7 @@ func (p *planner) pickCurrent(current, cands []entry) (entry, resolution) {
 }
 
 func (p *planner) preferCurrent(a entry, ar resolution, b entry, br resolution) bool {
-	if ao, bo := p.owned(a.ep), p.owned(b.ep); ao != bo {
+	if ao, bo := a.owned, b.owned; ao != bo {
 		return ao
 	}
 	if as, bs := !needsUpdate(ar.winner, a.ep), !needsUpdate(br.winner, b.ep); as != bs {
@@ -146,7 +149,7 @@ func (p *planner) preferCurrent(a entry, ar resolution, b entry, br resolution) 
 func (p *planner) rowWinner(row []entry, dropCNAME bool) *endpoint.Endpoint {
 	var best *endpoint.Endpoint
 	for _, e := range row {
-		if !e.desired || dropCNAME && e.recordType == endpoint.RecordTypeCNAME {
+		if !e.desired || dropCNAME && e.rank == p.cnameRank {
 			continue
 		}
 		if best == nil || compareCandidates(e.ep, best) < 0 {
@@ -161,9 +164,9 @@ func (p *planner) rowWinner(row []entry, dropCNAME bool) *endpoint.Endpoint {
 func (p *planner) reportCNAMELosers(row []entry) {
 	winner := p.rowWinner(row, true)
 	for _, e := range row {
-		if e.desired && e.recordType == endpoint.RecordTypeCNAME {
+		if e.desired && e.rank == p.cnameRank {
 			p.conflicts = append(p.conflicts, Conflict{
-				Key:    e.key(),
+				Key:    p.t.key(e),
 				Winner: winner.Resource(),
 				Loser:  e.ep.Resource(),
 				Reason: "CNAME candidate loses to " + winner.RecordType + " candidate",

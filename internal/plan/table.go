@@ -11,16 +11,29 @@ import (
 // (name, set identifier) is a contiguous run and, inside a row, each record type is a contiguous run
 // with the current records before the candidates. Planning then walks sub-slices and allocates
 // nothing per row.
+//
+// An entry is 24 bytes with a single pointer: the row's name, the set identifier and the record type
+// are numbers into the table's lists, so that the table of 10^5 endpoints is small to build, to
+// scatter and for the garbage collector to scan.
 type entry struct {
-	name       string // nameKey of the DNS name, computed once
-	setID      string
-	recordType string
-	desired    bool
-	ep         *endpoint.Endpoint
+	ep      *endpoint.Endpoint
+	name    int32 // index into table.names: the nameKey of the DNS name, computed once per name
+	setID   int32 // index into table.setIDs; 0 is no set identifier
+	rank    int32 // the record type's index in table.types, which orders as the type names do
+	desired bool
+	owned   bool // a current record we own (or the one we migrate from owns); set by planRow
 }
 
-func (e entry) key() endpoint.Key {
-	return endpoint.Key{DNSName: e.name, RecordType: e.recordType, SetIdentifier: e.setID}
+// table is the plan table and the lists its entries index.
+type table struct {
+	entries []entry
+	names   []string
+	setIDs  []string
+	types   recordTypeFilter
+}
+
+func (t *table) key(e entry) endpoint.Key {
+	return endpoint.Key{DNSName: t.names[e.name], RecordType: t.types[e.rank], SetIdentifier: t.setIDs[e.setID]}
 }
 
 // buildTable filters current and desired endpoints and lays them out row by row.
@@ -30,16 +43,21 @@ func (e entry) key() endpoint.Key {
 // end), and sorting 10^5 entries by three strings cost more than the whole rest of the plan. The map
 // is keyed by name alone, which hashes faster than a struct; set identifiers are rare and are sorted
 // apart inside each name's group.
-func buildTable(in Input, types recordTypeFilter) []entry {
+func buildTable(in Input, types recordTypeFilter) table {
 	n := len(in.Current) + len(in.Desired)
-	groups := make(map[string]int32, max(len(in.Current), len(in.Desired)))
-	var groupSize []int32
-	groupOf := make([]int32, n) // name group of each input endpoint, -1 when filtered out
-	names := make([]string, n)
+	size := max(len(in.Current), len(in.Desired))
+	t := table{names: make([]string, 0, size), setIDs: []string{""}, types: types}
+	groups := make(map[string]int32, size)
+	var setIDs map[string]int32 // made at the first set identifier
+	groupSize := make([]int32, 0, size)
+	inOrder := make([]entry, 0, n) // the kept endpoints in input order; name is the name group
 	for i := range n {
 		ep := endpointAt(in, i)
-		groupOf[i] = -1
-		if ep == nil || !types.manages(ep.RecordType) {
+		if ep == nil {
+			continue
+		}
+		rank, ok := types.rank(ep.RecordType)
+		if !ok {
 			continue
 		}
 		name := nameKey(ep.DNSName)
@@ -48,45 +66,54 @@ func buildTable(in Input, types recordTypeFilter) []entry {
 		}
 		g, ok := groups[name]
 		if !ok {
-			g = int32(len(groupSize))
+			g = int32(len(t.names))
 			groups[name] = g
+			t.names = append(t.names, name)
 			groupSize = append(groupSize, 0)
 		}
 		groupSize[g]++
-		groupOf[i], names[i] = g, name
+		var setID int32
+		if ep.SetIdentifier != "" {
+			if setIDs == nil {
+				setIDs = map[string]int32{}
+			}
+			if setID, ok = setIDs[ep.SetIdentifier]; !ok {
+				setID = int32(len(t.setIDs))
+				setIDs[ep.SetIdentifier] = setID
+				t.setIDs = append(t.setIDs, ep.SetIdentifier)
+			}
+		}
+		inOrder = append(inOrder, entry{ep: ep, name: g, setID: setID, rank: int32(rank), desired: i >= len(in.Current)})
 	}
 
-	// Counting sort: next[g] is where the next entry of name group g goes.
-	next := make([]int32, len(groupSize))
+	// Counting sort: next[g] is where the next entry of name group g goes. groupSize becomes next.
+	next := groupSize
 	var total int32
 	for g, size := range groupSize {
 		next[g] = total
 		total += size
 	}
-	entries := make([]entry, total)
-	for i := range n {
-		g := groupOf[i]
-		if g < 0 {
-			continue
-		}
-		ep := endpointAt(in, i)
-		entries[next[g]] = entry{name: names[i], setID: ep.SetIdentifier, recordType: ep.RecordType, desired: i >= len(in.Current), ep: ep}
-		next[g]++
+	t.entries = make([]entry, len(inOrder))
+	for _, e := range inOrder {
+		t.entries[next[e.name]] = e
+		next[e.name]++
 	}
 
 	// Order each name group by set identifier, type, current first, which makes every row and every
 	// type inside it a contiguous run. Groups are tiny. Ties (several candidates, or duplicate current
 	// records, of one key) stay in input order; every choice among them goes through a total order,
 	// so the plan is still deterministic.
-	for start := 0; start < len(entries); {
+	for start := 0; start < len(t.entries); {
 		end := start + 1
-		for end < len(entries) && entries[end].name == entries[start].name {
+		for end < len(t.entries) && t.entries[end].name == t.entries[start].name {
 			end++
 		}
-		sortGroup(entries[start:end])
+		if end-start > 1 {
+			t.sortGroup(t.entries[start:end])
+		}
 		start = end
 	}
-	return entries
+	return t
 }
 
 // endpointAt indexes Current then Desired as one list.
@@ -97,23 +124,23 @@ func endpointAt(in Input, i int) *endpoint.Endpoint {
 	return in.Desired[i-len(in.Current)]
 }
 
-func sortGroup(group []entry) {
+func (t *table) sortGroup(group []entry) {
 	if len(group) > 12 {
-		slices.SortStableFunc(group, compareInGroup)
+		slices.SortStableFunc(group, t.compareInGroup)
 		return
 	}
 	for i := 1; i < len(group); i++ {
-		for j := i; j > 0 && compareInGroup(group[j-1], group[j]) > 0; j-- {
+		for j := i; j > 0 && t.compareInGroup(group[j-1], group[j]) > 0; j-- {
 			group[j-1], group[j] = group[j], group[j-1]
 		}
 	}
 }
 
-func compareInGroup(a, b entry) int {
-	if c := cmp.Compare(a.setID, b.setID); c != 0 {
-		return c
+func (t *table) compareInGroup(a, b entry) int {
+	if a.setID != b.setID {
+		return cmp.Compare(t.setIDs[a.setID], t.setIDs[b.setID])
 	}
-	if c := cmp.Compare(a.recordType, b.recordType); c != 0 {
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
 		return c
 	}
 	switch {
@@ -131,7 +158,7 @@ func sameRow(a, b entry) bool { return a.name == b.name && a.setID == b.setID }
 
 // typeGroup is the run of one record type inside a row.
 type typeGroup struct {
-	recordType string
+	rank       int32
 	current    []entry
 	candidates []entry
 }
@@ -140,14 +167,14 @@ type typeGroup struct {
 func splitRow(row []entry, groups []typeGroup) []typeGroup {
 	for i := 0; i < len(row); {
 		j := i
-		for j < len(row) && row[j].recordType == row[i].recordType {
+		for j < len(row) && row[j].rank == row[i].rank {
 			j++
 		}
 		k := i
 		for k < j && !row[k].desired {
 			k++
 		}
-		groups = append(groups, typeGroup{recordType: row[i].recordType, current: row[i:k], candidates: row[k:j]})
+		groups = append(groups, typeGroup{rank: row[i].rank, current: row[i:k], candidates: row[k:j]})
 		i = j
 	}
 	return groups
