@@ -33,13 +33,23 @@ func Calculate(in Input) Result {
 	return p.result()
 }
 
-// keyed pairs a planned endpoint with its normalised key, for sorting the output. For a create ep is
-// the winning candidate and for an update the winning candidate beside the current record (old):
-// result makes their copies.
+// keyed is a planned endpoint with the table entry whose key (name, type, set identifier) it has,
+// for sorting the output. For a create ep is the winning candidate and for an update the winning
+// candidate beside the current record (old): result makes their copies.
 type keyed struct {
-	key endpoint.Key
-	ep  *endpoint.Endpoint
-	old *endpoint.Endpoint // UpdateOld, for updates only
+	ep    *endpoint.Endpoint
+	old   *endpoint.Endpoint // UpdateOld, for updates only
+	name  int32              // as in entry
+	setID int32
+	rank  int32
+}
+
+func keyedAt(at entry, ep, old *endpoint.Endpoint) keyed {
+	return keyed{ep: ep, old: old, name: at.name, setID: at.setID, rank: at.rank}
+}
+
+func (t *table) keyOf(k keyed) endpoint.Key {
+	return t.key(entry{name: k.name, setID: k.setID, rank: k.rank})
 }
 
 // planner accumulates the plan of one Calculate call.
@@ -61,8 +71,11 @@ type planner struct {
 	pending []keyed
 }
 
-func (p *planner) owned(e *endpoint.Endpoint) bool {
-	return e.Owner() == p.ownerID || p.migrating(e)
+// ours reports whether a current record is ours: it carries our owner label, or that of the owner
+// being migrated from.
+func ours(e *endpoint.Endpoint, ownerID, oldOwnerID string) bool {
+	owner := e.Owner()
+	return owner == ownerID || oldOwnerID != "" && oldOwnerID != ownerID && owner == oldOwnerID
 }
 
 // migrating reports whether e belongs to the owner being migrated from.
@@ -71,9 +84,9 @@ func (p *planner) migrating(e *endpoint.Endpoint) bool {
 }
 
 func (p *planner) result() Result {
-	slices.SortFunc(p.creates, compareKeyed)
-	slices.SortFunc(p.updates, compareKeyed)
-	slices.SortFunc(p.deletes, compareKeyed)
+	slices.SortFunc(p.creates, p.t.compareKeyed)
+	slices.SortFunc(p.updates, p.t.compareKeyed)
+	slices.SortFunc(p.deletes, p.t.compareKeyed)
 	slices.SortFunc(p.conflicts, compareConflicts)
 	slices.SortFunc(p.mismatches, compareMismatches)
 	// Ties (a provider listing one key twice) are broken by the record itself: the result must not
@@ -83,16 +96,25 @@ func (p *planner) result() Result {
 			cmp.Compare(a.Record.String(), b.Record.String()))
 	})
 
-	changes := &Changes{}
-	for _, c := range p.creates {
-		changes.Create = append(changes.Create, c.ep.DeepCopy())
+	changes := &Changes{} // an empty list stays nil: the webhook protocol's JSON says null
+	if len(p.creates) > 0 {
+		changes.Create = make([]*endpoint.Endpoint, len(p.creates))
+		for i, c := range p.creates {
+			changes.Create[i] = c.ep.DeepCopy()
+		}
 	}
-	for _, u := range p.updates {
-		changes.UpdateOld = append(changes.UpdateOld, u.old)
-		changes.UpdateNew = append(changes.UpdateNew, updatedEndpoint(u.ep, u.old))
+	if len(p.updates) > 0 {
+		changes.UpdateOld = make([]*endpoint.Endpoint, len(p.updates))
+		changes.UpdateNew = make([]*endpoint.Endpoint, len(p.updates))
+		for i, u := range p.updates {
+			changes.UpdateOld[i], changes.UpdateNew[i] = u.old, updatedEndpoint(u.ep, u.old)
+		}
 	}
-	for _, d := range p.deletes {
-		changes.Delete = append(changes.Delete, d.ep)
+	if len(p.deletes) > 0 {
+		changes.Delete = make([]*endpoint.Endpoint, len(p.deletes))
+		for i, d := range p.deletes {
+			changes.Delete[i] = d.ep
+		}
 	}
 	return Result{Changes: changes, Conflicts: p.conflicts, OwnerMismatches: p.mismatches, HeldByPolicy: p.held}
 }
@@ -107,9 +129,17 @@ func compareKeys(a, b endpoint.Key) int {
 	return cmp.Compare(a.SetIdentifier, b.SetIdentifier)
 }
 
-func compareKeyed(a, b keyed) int {
-	if c := compareKeys(a.key, b.key); c != 0 {
-		return c
+// compareKeyed orders as compareKeys does the keys of a and b: names, then types (ranks order as
+// type names do), then set identifiers.
+func (t *table) compareKeyed(a, b keyed) int {
+	if a.name != b.name {
+		return cmp.Compare(t.names[a.name], t.names[b.name])
+	}
+	if a.rank != b.rank {
+		return cmp.Compare(a.rank, b.rank)
+	}
+	if a.setID != b.setID {
+		return cmp.Compare(t.setIDs[a.setID], t.setIDs[b.setID])
 	}
 	// Only duplicate current records share a key (deletes; a row plans at most one create or update
 	// per key); order them by content.

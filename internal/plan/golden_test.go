@@ -243,7 +243,8 @@ func renderPlan(t *testing.T, in plan.Input, res plan.Result) string {
 	}
 	var b strings.Builder
 	c := res.Changes
-	fmt.Fprintf(&b, "changes %d/%d/%d/%d\n", len(c.Create), len(c.UpdateOld), len(c.UpdateNew), len(c.Delete))
+	fmt.Fprintf(&b, "changes %d/%d/%d/%d nil=%t/%t/%t/%t\n", len(c.Create), len(c.UpdateOld), len(c.UpdateNew), len(c.Delete),
+		c.Create == nil, c.UpdateOld == nil, c.UpdateNew == nil, c.Delete == nil)
 	for _, e := range c.Create {
 		fmt.Fprintf(&b, "create %s\n", fresh(e))
 	}

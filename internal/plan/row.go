@@ -12,10 +12,7 @@ func (p *planner) planRow(row []entry) {
 	var hasCandidates, cnameCandidate, otherCandidate bool
 	var foreign *endpoint.Endpoint // the current record in the row that is not ours, reported first
 	for _, g := range p.groups {
-		// Each current record's owner is looked up once, here; the rest of the row reads the flag.
-		for i := range g.current {
-			c := &g.current[i]
-			c.owned = p.owned(c.ep)
+		for _, c := range g.current {
 			if !c.owned && (foreign == nil || reportedFirst(c.ep, foreign)) {
 				foreign = c.ep
 			}
@@ -42,9 +39,8 @@ func (p *planner) planRow(row []entry) {
 		switch {
 		case len(g.current) == 0 && len(cands) > 0:
 			r := resolveCreate(cands)
-			key := p.t.key(cands[0])
-			p.conflicts = r.losers(key, cands, p.conflicts)
-			p.pending = append(p.pending, keyed{key: key, ep: r.winner})
+			p.conflicts = r.losers(p.t.key(cands[0]), cands, p.conflicts)
+			p.pending = append(p.pending, keyedAt(cands[0], r.winner, nil))
 		case len(g.current) > 0 && len(cands) == 0:
 			for _, c := range g.current {
 				p.delete(c, hasCandidates, row, dropCNAME)
@@ -66,7 +62,7 @@ func (p *planner) planRow(row []entry) {
 	// The copy is made in result, once the creates are sorted.
 	for _, c := range p.pending {
 		if foreign != nil {
-			p.mismatch(c.key, ActionCreate, foreign, c.ep.Resource())
+			p.mismatch(p.t.keyOf(c), ActionCreate, foreign, c.ep.Resource())
 			continue
 		}
 		p.creates = append(p.creates, c)
@@ -88,7 +84,7 @@ func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly boo
 		return
 	}
 	// ep is the winning candidate here; result makes the UpdateNew endpoint once the updates are sorted.
-	p.updates = append(p.updates, keyed{key: p.t.key(current), ep: winner, old: current.ep})
+	p.updates = append(p.updates, keyedAt(current, winner, current.ep))
 }
 
 // delete drops a current record. A foreign record nobody here asks for is simply someone else's
@@ -111,7 +107,7 @@ func (p *planner) delete(current entry, contested bool, row []entry, dropCNAME b
 		}
 		return
 	}
-	p.deletes = append(p.deletes, keyed{key: p.t.key(current), ep: current.ep})
+	p.deletes = append(p.deletes, keyedAt(current, current.ep, nil))
 }
 
 func (p *planner) mismatch(key endpoint.Key, action Action, holder *endpoint.Endpoint, resource string) {

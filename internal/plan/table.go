@@ -21,7 +21,7 @@ type entry struct {
 	setID   int32 // index into table.setIDs; 0 is no set identifier
 	rank    int32 // the record type's index in table.types, which orders as the type names do
 	desired bool
-	owned   bool // a current record we own (or the one we migrate from owns); set by planRow
+	owned   bool // a current record we own (or the one we migrate from owns)
 }
 
 // table is the plan table and the lists its entries index.
@@ -38,19 +38,17 @@ func (t *table) key(e entry) endpoint.Key {
 
 // buildTable filters current and desired endpoints and lays them out row by row.
 //
-// Endpoints are grouped by name with a map and a counting sort rather than by sorting them all: rows
-// are independent, so the order they are planned in does not matter (the output is sorted at the
-// end), and sorting 10^5 entries by three strings cost more than the whole rest of the plan. The map
-// is keyed by name alone, which hashes faster than a struct; set identifiers are rare and are sorted
-// apart inside each name's group.
+// Endpoints are grouped by name (groupNames, which numbers names in order of first appearance) and a
+// counting sort rather than by sorting them all: rows are independent, so the order they are planned
+// in does not matter (the output is sorted at the end), and sorting 10^5 entries by three strings
+// cost more than the whole rest of the plan. Grouping by name alone hashes less than by a struct;
+// set identifiers are rare and are sorted apart inside each name's group.
 func buildTable(in Input, types recordTypeFilter) table {
 	n := len(in.Current) + len(in.Desired)
-	size := max(len(in.Current), len(in.Desired))
-	t := table{names: make([]string, 0, size), setIDs: []string{""}, types: types}
-	groups := make(map[string]int32, size)
-	var setIDs map[string]int32 // made at the first set identifier
-	groupSize := make([]int32, 0, size)
-	inOrder := make([]entry, 0, n) // the kept endpoints in input order; name is the name group
+	t := table{setIDs: []string{""}, types: types}
+	var setIDs map[string]int32    // made at the first set identifier
+	inOrder := make([]entry, 0, n) // the kept endpoints in input order; name is set below
+	names := make([]string, 0, n)
 	for i := range n {
 		ep := endpointAt(in, i)
 		if ep == nil {
@@ -64,14 +62,6 @@ func buildTable(in Input, types recordTypeFilter) table {
 		if !in.DomainFilter.matchKey(name) {
 			continue
 		}
-		g, ok := groups[name]
-		if !ok {
-			g = int32(len(t.names))
-			groups[name] = g
-			t.names = append(t.names, name)
-			groupSize = append(groupSize, 0)
-		}
-		groupSize[g]++
 		var setID int32
 		if ep.SetIdentifier != "" {
 			if setIDs == nil {
@@ -83,10 +73,23 @@ func buildTable(in Input, types recordTypeFilter) table {
 				t.setIDs = append(t.setIDs, ep.SetIdentifier)
 			}
 		}
-		inOrder = append(inOrder, entry{ep: ep, name: g, setID: setID, rank: int32(rank), desired: i >= len(in.Current)})
+		desired := i >= len(in.Current)
+		// The owner of a current record is looked up here, where its endpoint is already in the cache.
+		owned := !desired && ours(ep, in.OwnerID, in.OldOwnerID)
+		inOrder = append(inOrder, entry{ep: ep, setID: setID, rank: int32(rank), desired: desired, owned: owned})
+		names = append(names, name)
+	}
+	group, distinct := groupNames(names)
+	t.names = distinct
+	groupSize := make([]int32, len(distinct))
+	for k, g := range group {
+		inOrder[k].name = g
+		groupSize[g]++
 	}
 
 	// Counting sort: next[g] is where the next entry of name group g goes. groupSize becomes next.
+	// (Swapping the entries into place instead saves this allocation but costs more: each swap waits
+	// for the one before it, where these writes go out together.)
 	next := groupSize
 	var total int32
 	for g, size := range groupSize {

@@ -1,0 +1,109 @@
+package plan
+
+import (
+	"hash/maphash"
+	"math/bits"
+)
+
+// groupNames numbers the distinct names of a list in order of first appearance: group[k] is the
+// number of names[k], and distinct[g] the name numbered g.
+//
+// It does what a map from name to number does, faster at the plan's sizes: a map of 10^5 names is
+// megabytes, and every lookup misses the CPU cache twice. Here the names are first partitioned by
+// the top bits of their hash into blocks of about a hundred, and each block is grouped with a small
+// open-addressing table that stays in the cache.
+func groupNames(names []string) (group []int32, distinct []string) {
+	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
+	hashes := make([]uint64, len(names))
+	for k, name := range names {
+		hashes[k] = maphash.String(seed, name)
+	}
+	return groupByHash(names, hashes)
+}
+
+// groupByHash is groupNames with the hashes given, so that a test can make them collide. Names are
+// only ever equal when their strings are: a hash is a hint, never proof.
+func groupByHash(names []string, hashes []uint64) (group []int32, distinct []string) {
+	n := len(names)
+	group = make([]int32, n)
+	if n == 0 {
+		return group, nil
+	}
+	// 2^b blocks of about 128 names, by the top b bits of the hash; the tables use the low bits.
+	b := max(0, bits.Len(uint(n))-7)
+	blocks := 1 << b
+	shift := uint(64 - b) // a shift by 64 gives 0: one block
+
+	// Counting sort of the positions by block, in input order within each block.
+	end := make([]int32, blocks)
+	for _, h := range hashes {
+		end[h>>shift]++
+	}
+	var sum, largest int32
+	for i, c := range end {
+		sum += c
+		end[i] = sum - c // the block's start for now; its end once the positions are placed
+		largest = max(largest, c)
+	}
+	// The name travels with its hash, so that comparing names in a block reads nearby memory.
+	type placed struct {
+		hash uint64
+		name string
+		k    int32
+	}
+	order := make([]placed, n)
+	for k, h := range hashes {
+		i := h >> shift
+		order[end[i]] = placed{hash: h, name: names[k], k: int32(k)}
+		end[i]++
+	}
+
+	// first[k] (kept in group) is the position of the first occurrence of names[k].
+	first := group
+	table := make([]int32, tableSize(largest)) // 1 + an index into the block; 0 is empty
+	start, groups := int32(0), 0
+	for _, stop := range end {
+		block := order[start:stop]
+		start = stop
+		if len(block) == 0 {
+			continue
+		}
+		slots := table[:tableSize(int32(len(block)))]
+		mask := uint64(len(slots) - 1)
+		for i := range block {
+			p := &block[i]
+			for s := p.hash & mask; ; s = (s + 1) & mask {
+				j := slots[s]
+				if j == 0 {
+					slots[s] = int32(i) + 1
+					first[p.k] = p.k
+					groups++
+					break
+				}
+				if q := &block[j-1]; q.hash == p.hash && q.name == p.name {
+					first[p.k] = q.k // q came first: a block keeps input order
+					break
+				}
+			}
+		}
+		clear(slots)
+	}
+
+	// Number the groups in order of first appearance, in place: first[k] <= k, so the group of a
+	// name's first occurrence is known before its later ones.
+	distinct = make([]string, 0, groups)
+	for k := range group {
+		if f := first[k]; f == int32(k) {
+			group[k] = int32(len(distinct))
+			distinct = append(distinct, names[k])
+		} else {
+			group[k] = group[f]
+		}
+	}
+	return group, distinct
+}
+
+// tableSize is a power of two at least twice n, so that probe sequences stay short.
+func tableSize(n int32) int {
+	return max(8, 1<<bits.Len(uint(2*n)))
+}
