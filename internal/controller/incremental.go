@@ -46,6 +46,9 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 		c.log.Debug("Planning everything: the source cannot answer for the objects alone", "error", err.Error())
 		return Outcome{}, false, nil
 	}
+	// A source that merges endpoints across objects answers for the objects sharing names with the
+	// named ones too: the run covers them all.
+	resources = coveredObjects(resources, res.Objects)
 	byResource := make(map[string][]*endpoint.Endpoint, len(resources))
 	for _, r := range resources {
 		byResource[r] = nil
@@ -126,4 +129,22 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 	})
 	out, err = c.applyPlan(ctx, report, result, res.Problems, scope)
 	return out, true, err
+}
+
+// coveredObjects are the objects asked for and those the answer made besides, each once.
+func coveredObjects(asked, made []string) []string {
+	if len(made) == 0 {
+		return asked
+	}
+	seen := make(map[string]bool, len(asked)+len(made))
+	out := make([]string, 0, len(asked)+len(made))
+	for _, list := range [][]string{asked, made} {
+		for _, r := range list {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }

@@ -9,11 +9,14 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corelisters "k8s.io/client-go/listers/core/v1"
 	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/tools/cache"
 
@@ -55,14 +58,18 @@ func TestEventPlanEqualsFullPlan(t *testing.T) {
 
 // propertyWorld is the state one run of the property test evolves.
 type propertyWorld struct {
-	t     *testing.T
-	rng   *rand.Rand
-	store cache.Indexer
-	c     *Controller
-	src   source.Source
-	reg   *txt.Registry
-	p     *inmemory.Provider
-	clock time.Time
+	t        *testing.T
+	rng      *rand.Rand
+	store    cache.Indexer
+	services cache.Indexer
+	c        *Controller
+	src      source.Source
+	// oracle is a second source over the same objects: the full plans the test compares with must
+	// not refresh what the controller's source remembers.
+	oracle source.Source
+	reg    *txt.Registry
+	p      *inmemory.Provider
+	clock  time.Time
 	// scoped counts the runs that planned by name; full those that planned everything.
 	scoped, full, sent, rejected, held int
 }
@@ -131,11 +138,19 @@ func runEventPlanProperty(t *testing.T, seed uint64, steps int, guard bool) {
 
 func newPropertyWorld(t *testing.T, seed uint64) *propertyWorld {
 	store := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	ing, err := source.NewIngressFromLister(networkinglisters.NewIngressLister(store), source.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
+	services := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	newSource := func() source.Source {
+		ing, err := source.NewIngressFromLister(networkinglisters.NewIngressLister(store), source.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := source.NewServiceFromLister(corelisters.NewServiceLister(services), source.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return source.PostProcess(source.NewMulti(ing, svc), source.PostProcessConfig{})
 	}
-	src := source.PostProcess(ing, source.PostProcessConfig{})
+	src := newSource()
 	p := inmemory.New("example.com")
 	// Records of others at names the objects ask for: another owner's, and one with no owner.
 	ctx := context.Background()
@@ -151,7 +166,7 @@ func newPropertyWorld(t *testing.T, seed uint64) *propertyWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &propertyWorld{t: t, rng: rand.New(rand.NewPCG(seed, seed+1)), store: store, src: src, reg: reg, p: p,
+	w := &propertyWorld{t: t, rng: rand.New(rand.NewPCG(seed, seed+1)), store: store, services: services, src: src, oracle: newSource(), reg: reg, p: p,
 		clock: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	w.c = New(src, reg, Settings{OwnerID: "test", Policy: plan.PolicySync}, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	w.c.now = func() time.Time { return w.clock }
@@ -171,6 +186,10 @@ func (w *propertyWorld) host() string {
 
 // mutate applies one random change to the objects and marks it as its informer event would.
 func (w *propertyWorld) mutate() {
+	if w.rng.IntN(2) == 0 {
+		w.mutateService()
+		return
+	}
 	name := fmt.Sprintf("app-%d", w.rng.IntN(30))
 	resource := "ingress/default/" + name
 	obj, exists, _ := w.store.GetByKey("default/" + name)
@@ -188,6 +207,56 @@ func (w *propertyWorld) mutate() {
 		if err := w.store.Update(ing); err != nil {
 			w.t.Fatal(err)
 		}
+	}
+	w.c.dirty.mark(resource)
+}
+
+// mutateService changes one LoadBalancer Service. Services sharing a name and type are merged into
+// one record set (the first in namespace/name order keeps its TTL and is its resource): namespaces
+// "a" and "a-x" sort differently as labels ("service/a-x/…" < "service/a/…") than as objects.
+func (w *propertyWorld) mutateService() {
+	namespace := []string{"a", "a-x"}[w.rng.IntN(2)]
+	name := fmt.Sprintf("svc-%d", w.rng.IntN(15))
+	resource := "service/" + namespace + "/" + name
+	obj, exists, _ := w.services.GetByKey(namespace + "/" + name)
+	if exists && w.rng.IntN(6) == 0 {
+		if err := w.services.Delete(obj); err != nil {
+			w.t.Fatal(err)
+		}
+		w.c.dirty.mark(resource)
+		return
+	}
+	svc := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, Annotations: map[string]string{}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer}}
+	if exists {
+		svc = obj.(*corev1.Service).DeepCopy()
+	}
+	switch w.rng.IntN(4) {
+	case 0:
+		var hosts []string
+		for range w.rng.IntN(3) {
+			hosts = append(hosts, w.host())
+		}
+		svc.Annotations[source.PrefixAlpha+"hostname"] = strings.Join(hosts, ",")
+	case 1:
+		var lb corev1.LoadBalancerIngress
+		if w.rng.IntN(5) == 0 {
+			lb.Hostname = fmt.Sprintf("lb%d.example.net", w.rng.IntN(3))
+		} else {
+			lb.IP = fmt.Sprintf("192.0.2.%d", 10+w.rng.IntN(5))
+		}
+		svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{lb}
+	case 2:
+		svc.Annotations[source.PrefixGA+"ttl"] = strconv.Itoa(60 * (1 + w.rng.IntN(3)))
+	case 3:
+		if w.rng.IntN(2) == 0 {
+			svc.Annotations[source.PrefixGA+"ttl"] = "later" // a problem on the object; the rest publishes
+		} else {
+			delete(svc.Annotations, source.PrefixGA+"ttl")
+		}
+	}
+	if err := w.services.Update(svc); err != nil {
+		w.t.Fatal(err)
 	}
 	w.c.dirty.mark(resource)
 }
@@ -228,7 +297,7 @@ func (w *propertyWorld) reshape(ing *networkingv1.Ingress) {
 
 // fullPlan is a fresh plan over every desired endpoint and every cached record.
 func (w *propertyWorld) fullPlan() plan.Result {
-	res, err := w.src.Endpoints(context.Background())
+	res, err := w.oracle.Endpoints(context.Background())
 	if err != nil {
 		w.t.Fatal(err)
 	}

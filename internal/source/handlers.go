@@ -1,6 +1,7 @@
 package source
 
 import (
+	"slices"
 	"sync"
 
 	"k8s.io/client-go/tools/cache"
@@ -13,6 +14,9 @@ type eventHandlers struct {
 	fns        []func()
 	objectFns  []func(resource string)
 	objectKind map[string]string // watched informer name → resource-label kind of its objects
+	// dependents maps the objects of a watched informer to the resource labels of the objects whose
+	// endpoints read them (an EndpointSlice to its Service); see dependentsOf.
+	dependents map[string]func(obj any) []string
 }
 
 func (h *eventHandlers) add(fn func()) {
@@ -38,6 +42,19 @@ func (h *eventHandlers) nameObjects(name, kind string) {
 	h.objectKind[name] = kind
 }
 
+// dependentsOf makes the events of the informer watched under name carry the resource labels of
+// the objects whose endpoints read the changed object, as of returns them (for an update, of the old
+// and of the new object; none: no endpoint reads it, and the event is dropped). Call it before the
+// informers start.
+func (h *eventHandlers) dependentsOf(name string, of func(obj any) []string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.dependents == nil {
+		h.dependents = map[string]func(obj any) []string{}
+	}
+	h.dependents[name] = of
+}
+
 // notify tells every handler; resource is "" when the event may concern any object.
 func (h *eventHandlers) notify(resource string) {
 	h.mu.RLock()
@@ -52,10 +69,11 @@ func (h *eventHandlers) notify(resource string) {
 }
 
 // watch notifies on every add, update and delete the informer watched under name sees, naming the
-// object when nameObjects gave that informer a kind.
+// object when nameObjects gave that informer a kind, or the objects that read it when dependentsOf
+// gave it a mapping.
 func (h *eventHandlers) watch(name string, inf cache.SharedIndexInformer) error {
 	h.mu.RLock()
-	kind := h.objectKind[name]
+	kind, dependents := h.objectKind[name], h.dependents[name]
 	h.mu.RUnlock()
 	resource := func(obj any) string {
 		if kind == "" {
@@ -68,10 +86,35 @@ func (h *eventHandlers) watch(name string, inf cache.SharedIndexInformer) error 
 		}
 		return kind + "/" + key
 	}
+	if dependents != nil {
+		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
+			UpdateFunc: func(old, obj any) { h.notifyEach(append(dependents(old), dependents(obj)...)) },
+			DeleteFunc: func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
+		})
+		return err
+	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(obj any) { h.notify(resource(obj)) },
 		UpdateFunc: func(_, obj any) { h.notify(resource(obj)) },
 		DeleteFunc: func(obj any) { h.notify(resource(obj)) },
 	})
 	return err
+}
+
+// notifyEach notifies once per distinct resource.
+func (h *eventHandlers) notifyEach(resources []string) {
+	for i, r := range resources {
+		if !slices.Contains(resources[:i], r) {
+			h.notify(r)
+		}
+	}
+}
+
+// untombstoned is the last known state of an object whose delete was seen late.
+func untombstoned(obj any) any {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		return t.Obj
+	}
+	return obj
 }

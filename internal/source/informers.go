@@ -48,12 +48,14 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 		inf := f.Discovery().V1().EndpointSlices().Informer()
 		idx := endpointSliceIndexers()
 		delete(idx, cache.NamespaceIndex) // the factory's informer already has it
+		idx[endpointSlicePodIndex] = endpointSlicePods
 		if err := inf.AddIndexers(idx); err != nil {
 			return nil, fmt.Errorf("endpointslice index: %w", err)
 		}
 		s.state.slices = inf.GetIndexer()
 		watched["endpointslices"] = inf
 	}
+	s.watchServiceDependents(watched)
 	if err := startAndSync(ctx, f, watched, &s.handlers); err != nil {
 		return nil, err
 	}

@@ -90,6 +90,10 @@ func (m *Multi) ObjectEndpoints(ctx context.Context, resources []string) (Result
 		out.Endpoints = append(out.Endpoints, r.Endpoints...)
 		out.Problems = append(out.Problems, r.Problems...)
 		out.Unreadable = append(out.Unreadable, r.Unreadable...)
+		if len(r.Objects) == 0 {
+			r.Objects = mine
+		}
+		out.Objects = append(out.Objects, r.Objects...)
 	}
 	for _, r := range resources {
 		if !asked[r] {

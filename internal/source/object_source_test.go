@@ -16,8 +16,7 @@ import (
 // TestIngressEventsNameTheirObject runs the Ingress source against a real kube-apiserver behind the
 // wrappers the app puts around it (a second kind in a Multi, post-processing): every create,
 // update and delete reaches an object handler with the Ingress's resource label; a Service event
-// (its kind cannot answer for one object) names none; and ObjectEndpoints gives exactly the
-// endpoints Endpoints gives for that object.
+// names the Service; and ObjectEndpoints gives exactly the endpoints Endpoints gives for the object.
 func TestIngressEventsNameTheirObject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts kube-apiserver")
@@ -35,8 +34,8 @@ func TestIngressEventsNameTheirObject(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := PostProcess(NewMulti(ings, svcs), PostProcessConfig{}).(ObjectSource)
-	if got := src.ObjectKinds(); !slices.Equal(got, []string{"ingress"}) {
-		t.Fatalf("ObjectKinds %v, want [ingress]", got)
+	if got := src.ObjectKinds(); !slices.Equal(got, []string{"ingress", "service"}) {
+		t.Fatalf("ObjectKinds %v, want [ingress service]", got)
 	}
 	named := make(chan string, 100)
 	src.AddObjectHandler(func(resource string) { named <- resource })
@@ -81,10 +80,7 @@ func TestIngressEventsNameTheirObject(t *testing.T) {
 	}, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	expect("service create", "")
-	if _, err := src.ObjectEndpoints(ctx, []string{"service/default/db"}); err == nil {
-		t.Fatal("ObjectEndpoints answered for a Service; want an error (the caller plans everything)")
-	}
+	expect("service create", "service/default/db")
 
 	if err := client.NetworkingV1().Ingresses("default").Delete(ctx, "site", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,10 @@ package source
 
 import (
 	"context"
+	"fmt"
 	"sort"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -23,6 +26,8 @@ type ServiceSource struct {
 	// slicesSkipped: RBAC denies EndpointSlices (Config.SkipResources), so headless services cannot be
 	// generated; their records are reported unreadable and kept.
 	slicesSkipped bool
+	// merged lets events make the endpoints of the Services they name (ObjectEndpoints).
+	merged mergedObjects
 }
 
 // endpointSlicesResource names the EndpointSlice resource as Config.SkipResources does.
@@ -31,7 +36,10 @@ const endpointSlicesResource = "endpointslices.discovery.k8s.io"
 // skipped is the SkipResources the source runs with (for Deferred).
 func (s *ServiceSource) skipped() []string { return s.c.SkipResources }
 
-var _ Source = (*ServiceSource)(nil)
+var _ ObjectSource = (*ServiceSource)(nil)
+
+// serviceResourceKind is the resource-label kind of a Service's endpoints.
+const serviceResourceKind = "service"
 
 // Endpoints returns the endpoints of every admitted service. Services are handled in namespace/name
 // order and endpoints sharing a key are merged into the first, so the same service stays the
@@ -49,13 +57,64 @@ func (s *ServiceSource) Endpoints(ctx context.Context) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		if s.slicesSkipped && svc.Spec.ClusterIP == corev1.ClusterIPNone && (svc.Spec.Type == corev1.ServiceTypeClusterIP || svc.Spec.Type == "") {
+		if s.unreadableHeadless(svc) {
 			unreadable = append(unreadable, "service/"+svc.Namespace+"/"+svc.Name)
 			continue
 		}
 		eps = append(eps, s.c.serviceEndpoints(svc, s.state, &problems)...)
 	}
+	s.merged.remember(eps)
 	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items, Unreadable: unreadable}, nil
+}
+
+// NewServiceFromLister returns a Service source reading the store behind lister, which its owner
+// keeps up to date, for Services whose records need no pods, nodes or EndpointSlices (their types'
+// records then have no targets). It sends no events of its own.
+func NewServiceFromLister(lister corelisters.ServiceLister, cfg Config) (*ServiceSource, error) {
+	c, err := compile(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &ServiceSource{c: c, services: lister}, nil
+}
+
+// ObjectKinds implements ObjectSource: a Service's endpoints depend on it, on the Services it is
+// merged with (ObjectEndpoints makes those too), and on the pods and EndpointSlices whose events
+// name it; a node's event names no object.
+func (s *ServiceSource) ObjectKinds() []string { return []string{serviceResourceKind} }
+
+// AddObjectHandler implements ObjectSource.
+func (s *ServiceSource) AddObjectHandler(fn func(resource string)) { s.handlers.addObject(fn) }
+
+// ObjectEndpoints implements ObjectSource: the named Services and those sharing a name with them,
+// merged as Endpoints merges them, made by the function Endpoints uses for each Service.
+func (s *ServiceSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	return s.merged.endpointsOf(ctx, resources, s.ownEndpoints, compareNamespacedResources)
+}
+
+// ownEndpoints makes one Service's endpoints, as Endpoints does before merging across Services.
+func (s *ServiceSource) ownEndpoints(resource string, problems *problemList) ([]*endpoint.Endpoint, bool, error) {
+	kind, namespace, name := splitResource(resource)
+	if kind != serviceResourceKind {
+		return nil, false, fmt.Errorf("%s is not a Service", resource)
+	}
+	svc, err := s.services.Services(namespace).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if s.unreadableHeadless(svc) {
+		return nil, false, fmt.Errorf("%s is headless and its EndpointSlices are unreadable", resource)
+	}
+	return s.c.serviceEndpoints(svc, s.state, problems), true, nil
+}
+
+// unreadableHeadless: svc is a headless Service whose EndpointSlices RBAC denies, so its records
+// cannot be made.
+func (s *ServiceSource) unreadableHeadless(svc *corev1.Service) bool {
+	return s.slicesSkipped && svc.Spec.ClusterIP == corev1.ClusterIPNone && (svc.Spec.Type == corev1.ServiceTypeClusterIP || svc.Spec.Type == "")
 }
 
 // AddEventHandler registers fn to be called on every change of a watched object.

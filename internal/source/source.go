@@ -19,6 +19,11 @@ type Result struct {
 	// its RBAC, or one object's resource label ("service/default/db") when a resource that object
 	// needs is unreadable. The plan leaves the records they own as they are instead of deleting them.
 	Unreadable []string
+	// Objects, in an answer to ObjectSource.ObjectEndpoints, are the resource labels of every object
+	// the answer makes the endpoints of, when that is more than the objects asked for (a source that
+	// merges endpoints across objects makes those sharing a name with them too). Empty: the objects
+	// asked for.
+	Objects []string
 }
 
 // Source produces desired endpoints.
