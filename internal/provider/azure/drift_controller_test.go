@@ -3,45 +3,14 @@ package azure
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"testing"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/azurednsemu"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
-
-// fixedSource asks for the same endpoints every time.
-type fixedSource []*endpoint.Endpoint
-
-func (f fixedSource) Endpoints(context.Context) (source.Result, error) {
-	out := make([]*endpoint.Endpoint, len(f))
-	for i, e := range f {
-		out[i] = e.DeepCopy()
-	}
-	return source.Result{Endpoints: out}, nil
-}
-func (fixedSource) AddEventHandler(func()) {}
-
-// runController runs the TXT registry and the controller's loop over p until the test ends.
-func runController(t *testing.T, p *Provider, settings controller.Settings, eps ...*endpoint.Endpoint) {
-	t.Helper()
-	// The registry's cache interval as the app sets it: max(--interval, --provider-cache-time).
-	reg, err := txt.New(p, txt.Config{OwnerID: "zk", CacheInterval: max(settings.Interval, settings.ProviderCacheTime)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	settings.OwnerID, settings.Policy = "zk", plan.PolicySync
-	c := controller.New(fixedSource(eps), reg, settings, slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = c.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-}
 
 // recordSetOf is the emulator's record set of a zone, or nil.
 func recordSetOf(emu *azurednsemu.Server, zone, name, typ string) *azurednsemu.RecordSetDump {
@@ -72,7 +41,7 @@ func TestDriftHealedByTheProbe(t *testing.T) {
 	oob := newTestProvider(t, client, path, Config{})
 	const interval, cacheTime = 300 * time.Millisecond, 1500 * time.Millisecond
 	want := endpoint.NewWithTTL("one.example.com", "A", 300, "10.0.0.1").WithLabel(endpoint.ResourceLabelKey, "service/default/one")
-	runController(t, p, controller.Settings{Interval: interval, ProviderCacheTime: cacheTime}, want)
+	providertest.RunController(t, p, controller.Settings{Interval: interval, ProviderCacheTime: cacheTime}, want)
 	ctx := context.Background()
 
 	until := func(what string, bound time.Duration, ok func() bool) time.Duration {

@@ -12,6 +12,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
 
 // Writes draw from the write bucket: its burst goes at once, the rest at its rate.
@@ -77,7 +78,7 @@ func convergesThrough(t *testing.T, window time.Duration, maxRetries int) {
 			WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("service/default/h%d", i)))
 	}
 	start := time.Now()
-	runController(t, p, controller.Settings{Interval: 500 * time.Millisecond}, eps...)
+	providertest.RunController(t, p, controller.Settings{Interval: 500 * time.Millisecond}, eps...)
 	// The window opens at the first write, after the run's listing.
 	for emu.Counters().Calls[azurednsemu.OpRecordSetsCreateOrUpdate] == 0 {
 		time.Sleep(time.Millisecond)

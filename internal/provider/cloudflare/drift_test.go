@@ -2,7 +2,6 @@ package cloudflare
 
 import (
 	"context"
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -15,42 +14,13 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
-
-// fixedSource asks for the same endpoints every time.
-type fixedSource []*endpoint.Endpoint
-
-func (f fixedSource) Endpoints(context.Context) (source.Result, error) {
-	out := make([]*endpoint.Endpoint, len(f))
-	for i, e := range f {
-		out[i] = e.DeepCopy()
-	}
-	return source.Result{Endpoints: out}, nil
-}
-func (fixedSource) AddEventHandler(func()) {}
 
 // outOfBand is another client of the account (another tool, the dashboard): the official SDK with a
 // token of its own.
 func outOfBand(base string) *cf.Client {
 	return cf.NewClient(option.WithBaseURL(base), option.WithAPIToken("out-of-band"), option.WithMaxRetries(0))
-}
-
-// running starts the controller's loop over the TXT registry as the app builds it (the registry's
-// cache interval is max(--interval, --provider-cache-time)) and stops it with the test.
-func running(t *testing.T, p *Provider, want []*endpoint.Endpoint, interval, cacheTime time.Duration) {
-	t.Helper()
-	reg, err := txt.New(p, txt.Config{OwnerID: "zk", CacheInterval: max(interval, cacheTime)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := controller.New(fixedSource(want), reg, controller.Settings{OwnerID: "zk", Policy: plan.PolicySync,
-		Interval: interval, ProviderCacheTime: cacheTime}, slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = c.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
 }
 
 // published returns the content of the emulator's records of a name and type.
@@ -107,7 +77,7 @@ func TestDriftHealedWithinOneResync(t *testing.T) {
 		endpoint.NewWithTTL("two.example.org", endpoint.RecordTypeA, 300, "10.0.0.2").WithLabel(endpoint.ResourceLabelKey, "service/default/two"),
 	}
 	const interval = 300 * time.Millisecond
-	running(t, p, want, interval, time.Hour)
+	providertest.RunController(t, p, controller.Settings{Interval: interval, ProviderCacheTime: time.Hour}, want...)
 	ctx := context.Background()
 	is := func(zone, name, typ string, targets ...string) func() bool {
 		return func() bool { return strings.Join(published(emu, zone, name, typ), ",") == strings.Join(targets, ",") }
@@ -178,7 +148,7 @@ func TestInPlaceEditHealedAtTheRelisting(t *testing.T) {
 	other := outOfBand(base)
 	want := []*endpoint.Endpoint{endpoint.NewWithTTL("one.example.com", endpoint.RecordTypeA, 300, "10.0.0.1").WithLabel(endpoint.ResourceLabelKey, "service/default/one")}
 	const interval, relist = 300 * time.Millisecond, 1500 * time.Millisecond
-	running(t, p, want, interval, relist)
+	providertest.RunController(t, p, controller.Settings{Interval: interval, ProviderCacheTime: relist}, want...)
 	ours := func() bool {
 		return strings.Join(published(emu, "example.com", "one.example.com", "A"), ",") == "10.0.0.1"
 	}

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/cloudflareemu"
+	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
 
 // countingMetrics counts what the provider reports to the process's metrics (pacing.Metrics).
@@ -210,7 +212,7 @@ func TestThrottleWindowConvergesAndRateRecovers(t *testing.T) {
 	for _, e := range want {
 		e.WithLabel(endpoint.ResourceLabelKey, "service/default/"+strings.Split(e.DNSName, ".")[0])
 	}
-	running(t, p, want, 300*time.Millisecond, time.Hour)
+	providertest.RunController(t, p, controller.Settings{Interval: 300 * time.Millisecond, ProviderCacheTime: time.Hour}, want...)
 	took := waitFor(t, "100 records published through the throttling window", time.Minute, func() bool {
 		return countType(emu, "A") == 100 && countType(emu, "TXT") == 100
 	})

@@ -1,8 +1,6 @@
 package google
 
 import (
-	"context"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -11,22 +9,8 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/googlednsemu"
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
-
-// fixedSource asks for the same endpoints every time.
-type fixedSource []*endpoint.Endpoint
-
-func (f fixedSource) Endpoints(context.Context) (source.Result, error) {
-	out := make([]*endpoint.Endpoint, len(f))
-	for i, e := range f {
-		out[i] = e.DeepCopy()
-	}
-	return source.Result{Endpoints: out}, nil
-}
-func (fixedSource) AddEventHandler(func()) {}
 
 // Through the TXT registry and the controller's loop at a 300 ms resync, against the emulator: an
 // out-of-band deletion and an out-of-band in-place edit of our record set, each a Change of another
@@ -37,19 +21,9 @@ func TestDriftHealedWithinOneResync(t *testing.T) {
 	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
 	p := newTestProvider(t, base, key, Config{})
 	other := googleClient(t, base, key)
-	// The registry's cache interval as the app sets it: max(--interval, --provider-cache-time).
-	reg, err := txt.New(p, txt.Config{OwnerID: "zk", CacheInterval: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
 	want := endpoint.NewWithTTL("one.example.com", endpoint.RecordTypeA, 300, "10.0.0.1").WithLabel(endpoint.ResourceLabelKey, "service/default/one")
 	const interval = 300 * time.Millisecond
-	c := controller.New(fixedSource{want}, reg, controller.Settings{OwnerID: "zk", Policy: plan.PolicySync, Interval: interval},
-		slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithCancel(testCtx(t))
-	done := make(chan struct{})
-	go func() { defer close(done); _ = c.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	providertest.RunController(t, p, controller.Settings{Interval: interval}, want)
 
 	published := func() (string, int64) {
 		for _, rs := range dumpZone(emu, "pub") {

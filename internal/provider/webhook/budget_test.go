@@ -3,7 +3,6 @@ package webhook
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -17,8 +16,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
 
 // limitedServer is zonekeeper's own webhook server (Handler over the in-memory provider) behind a
@@ -107,32 +105,6 @@ func (m *apiCounts) get(call string) (calls, throttles int) {
 	return m.calls["webhook  "+call], m.throttles["webhook  "+call]
 }
 
-type fixedSource []*endpoint.Endpoint
-
-func (f fixedSource) Endpoints(context.Context) (source.Result, error) {
-	out := make([]*endpoint.Endpoint, len(f))
-	for i, e := range f {
-		out[i] = e.DeepCopy()
-	}
-	return source.Result{Endpoints: out}, nil
-}
-func (fixedSource) AddEventHandler(func()) {}
-
-// runLoop runs the controller's loop over the TXT registry as the app builds it.
-func runLoop(t *testing.T, p *Provider, want []*endpoint.Endpoint, interval, cacheTime time.Duration) {
-	t.Helper()
-	reg, err := txt.New(p, txt.Config{OwnerID: "zk", CacheInterval: max(interval, cacheTime)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := controller.New(fixedSource(want), reg, controller.Settings{OwnerID: "zk", Policy: plan.PolicySync,
-		Interval: interval, ProviderCacheTime: cacheTime}, slog.New(slog.DiscardHandler))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); _ = c.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-}
-
 func named(n int) []*endpoint.Endpoint {
 	var out []*endpoint.Endpoint
 	for i := range n {
@@ -160,7 +132,7 @@ func TestThrottledWebhookIsPacedAndConverges(t *testing.T) {
 	}
 	want := named(50)
 	start := time.Now()
-	runLoop(t, p, want, 200*time.Millisecond, time.Hour)
+	providertest.RunController(t, p, controller.Settings{Interval: 200 * time.Millisecond, ProviderCacheTime: time.Hour}, want...)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		eps, err := backend.Records(context.Background())
@@ -235,7 +207,7 @@ func TestProviderCacheTimeSpacesTheListings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runLoop(t, p, named(3), 100*time.Millisecond, time.Second)
+	providertest.RunController(t, p, controller.Settings{Interval: 100 * time.Millisecond, ProviderCacheTime: time.Second}, named(3)...)
 	time.Sleep(2500 * time.Millisecond)
 	lists, negotiations := 0, 0
 	for _, s := range srv.served() {
