@@ -100,3 +100,15 @@ func resourceRef(resource string) endpoint.ObjectRef {
 	}
 	return endpoint.ObjectRef{Name: resource}
 }
+
+// resourceLabel is resourceRef's inverse: the resource label of an object's endpoints.
+func resourceLabel(ref endpoint.ObjectRef) string {
+	kind := strings.ToLower(ref.Kind)
+	if kind == "dnsendpoint" {
+		kind = "crd"
+	}
+	if ref.Namespace == "" {
+		return kind + "/" + ref.Name
+	}
+	return kind + "/" + ref.Namespace + "/" + ref.Name
+}

@@ -125,3 +125,18 @@ func TestRecordsTheProviderCannotHoldAreProblemsOnTheirObjects(t *testing.T) {
 		t.Fatal("the wildcard record was not deleted once its object stopped asking for it")
 	}
 }
+
+// A problem's scope token is the resource label its object's endpoints carry, so that an event's run
+// forgets exactly the problems of the objects it covers: DNSEndpoints are labelled "crd", cluster-scoped
+// objects have no namespace part.
+func TestResourceLabelIsResourceRefsInverse(t *testing.T) {
+	for _, label := range []string{"ingress/default/web", "service/a-x/db", "crd/team/records", "node/n1", "httproute/default/r"} {
+		if got := resourceLabel(resourceRef(label)); got != label {
+			t.Errorf("resourceLabel(resourceRef(%q)) = %q", label, got)
+		}
+	}
+	p := endpoint.Problem{Object: endpoint.ObjectRef{Kind: "DNSEndpoint", Namespace: "team", Name: "records"}}
+	if got := problemToken(p); got != "crd/team/records" {
+		t.Errorf("a DNSEndpoint problem's token is %q, want its resource label crd/team/records", got)
+	}
+}

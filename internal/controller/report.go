@@ -3,7 +3,6 @@ package controller
 import (
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
@@ -48,9 +47,7 @@ func (r *reportedSet) fresh(kind string, keys, tokens []string) []bool {
 }
 
 // problemToken is the scope token of a problem: its object's resource label.
-func problemToken(p endpoint.Problem) string {
-	return strings.ToLower(p.Object.Kind) + "/" + p.Object.Namespace + "/" + p.Object.Name
-}
+func problemToken(p endpoint.Problem) string { return resourceLabel(p.Object) }
 
 func (c *Controller) reportProblems(problems []endpoint.Problem) {
 	if c.settings.QuietProblems {

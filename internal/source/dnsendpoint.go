@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -39,9 +40,14 @@ type DNSEndpointSource struct {
 	c        *compiled
 	lister   cache.GenericLister
 	handlers eventHandlers
+	// merged lets events make the endpoints of the DNSEndpoints they name (ObjectEndpoints).
+	merged mergedObjects
 }
 
-var _ Source = (*DNSEndpointSource)(nil)
+var _ ObjectSource = (*DNSEndpointSource)(nil)
+
+// dnsEndpointKind is the resource-label kind of a DNSEndpoint's endpoints, as in external-dns.
+const dnsEndpointKind = "crd"
 
 // NewDNSEndpoint returns a DNSEndpoint source backed by a dynamic informer. It fails at once, with the
 // fix, when the CRD is not installed, instead of waiting forever for a cache that cannot sync.
@@ -62,6 +68,7 @@ func NewDNSEndpoint(ctx context.Context, disc discovery.DiscoveryInterface, clie
 		return nil, err
 	}
 	s := &DNSEndpointSource{c: c, lister: inf.Lister()}
+	s.handlers.nameObjects("dnsendpoints", dnsEndpointKind)
 	if err := s.handlers.watch("dnsendpoints", inf.Informer()); err != nil {
 		return nil, err
 	}
@@ -99,7 +106,50 @@ func (s *DNSEndpointSource) Endpoints(ctx context.Context) (Result, error) {
 		}
 		eps = append(eps, s.c.dnsEndpointEndpoints(d, &problems)...)
 	}
+	s.merged.remember(eps)
 	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items}, nil
+}
+
+// ObjectKinds implements ObjectSource: a DNSEndpoint's endpoints depend on it and on the DNSEndpoints
+// they are merged with (ObjectEndpoints makes those too).
+func (s *DNSEndpointSource) ObjectKinds() []string { return []string{dnsEndpointKind} }
+
+// AddObjectHandler implements ObjectSource.
+func (s *DNSEndpointSource) AddObjectHandler(fn func(resource string)) { s.handlers.addObject(fn) }
+
+// ObjectEndpoints implements ObjectSource: the named DNSEndpoints and those sharing a name with
+// them, merged as Endpoints merges them, made by the function Endpoints uses for each object.
+func (s *DNSEndpointSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	return s.merged.endpointsOf(ctx, resources, s.ownEndpoints, compareNamespacedResources)
+}
+
+// ownEndpoints makes one DNSEndpoint's endpoints, as Endpoints does before merging across objects.
+func (s *DNSEndpointSource) ownEndpoints(resource string, problems *problemList) ([]*endpoint.Endpoint, bool, error) {
+	d, found, err := s.Object(resource)
+	if err != nil || !found {
+		return nil, false, err
+	}
+	return s.c.dnsEndpointEndpoints(d, problems), true, nil
+}
+
+// Object returns the cached DNSEndpoint of a resource label ("crd/namespace/name"), decoded.
+func (s *DNSEndpointSource) Object(resource string) (*DNSEndpoint, bool, error) {
+	kind, namespace, name := splitResource(resource)
+	if kind != dnsEndpointKind {
+		return nil, false, fmt.Errorf("%s is not a DNSEndpoint", resource)
+	}
+	o, err := s.lister.ByNamespace(namespace).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	u, ok := o.(*unstructured.Unstructured)
+	if !ok {
+		return nil, false, fmt.Errorf("%s is a %T in the cache", resource, o)
+	}
+	return decodeDNSEndpoint(u), true, nil
 }
 
 // Objects returns the cached DNSEndpoint objects, decoded, in namespace/name order.
@@ -114,17 +164,22 @@ func (s *DNSEndpointSource) Objects() ([]*DNSEndpoint, error) {
 		if !ok {
 			continue
 		}
-		d := &DNSEndpoint{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, d); err != nil {
-			// The CRD's schema makes this rare (an object stored before the schema existed); the
-			// object is reported with no endpoints rather than failing every other object.
-			d = &DNSEndpoint{ObjectMeta: metav1.ObjectMeta{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), UID: u.GetUID()}}
-			d.Annotations = map[string]string{decodeErrorAnnotation: err.Error()}
-		}
-		out = append(out, d)
+		out = append(out, decodeDNSEndpoint(u))
 	}
 	sort.Slice(out, func(i, j int) bool { return objectLess(out[i], out[j]) })
 	return out, nil
+}
+
+// decodeDNSEndpoint decodes a cached object. The CRD's schema makes a failure rare (an object stored
+// before the schema existed); such an object is reported with no endpoints rather than failing every
+// other object.
+func decodeDNSEndpoint(u *unstructured.Unstructured) *DNSEndpoint {
+	d := &DNSEndpoint{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, d); err != nil {
+		d = &DNSEndpoint{ObjectMeta: metav1.ObjectMeta{Namespace: u.GetNamespace(), Name: u.GetName(), Generation: u.GetGeneration(), UID: u.GetUID()}}
+		d.Annotations = map[string]string{decodeErrorAnnotation: err.Error()}
+	}
+	return d
 }
 
 // decodeErrorAnnotation carries a decoding failure from Objects to generation; it never leaves the

@@ -80,13 +80,15 @@ type findings struct {
 
 // Reconciled implements controller.Observer.
 func (w *DNSEndpointWriter) Reconciled(r controller.Report) {
-	if r.Err != nil || r.Changes == nil || r.Scope != nil {
-		// Nothing new is known, or only about the names an event touched: an object's conditions
-		// are written from full plans (DNSEndpoints are not planned by name; their events plan all).
-		return
+	if r.Err != nil || r.Changes == nil {
+		return // nothing new is known
 	}
 	src := w.source()
 	if src == nil {
+		return
+	}
+	if r.Scope != nil {
+		w.reconciledScoped(r, src)
 		return
 	}
 	objs, err := src.Objects()
@@ -99,27 +101,102 @@ func (w *DNSEndpointWriter) Reconciled(r controller.Report) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.latest[r.View] = w.collect(r, res)
+	w.latest[r.View] = w.collect(r, res, nil)
 	byResource := w.merged()
 	seen := make(map[types.UID]bool, len(objs))
 	for _, d := range objs {
 		seen[d.UID] = true
-		resource := fmt.Sprintf("crd/%s/%s", d.Namespace, d.Name)
-		st := w.statusFor(d, byResource[resource])
-		if prev, ok := w.written[d.UID]; ok && sameStatus(prev, st) {
-			continue
-		}
-		if err := w.patch(d, st); err != nil {
-			w.log.Warn("Cannot write DNSEndpoint status", "object", d.Namespace+"/"+d.Name, "error", err.Error())
-			continue
-		}
-		w.written[d.UID] = st
+		w.write(d, byResource[dnsEndpointResource(d)])
 	}
 	for uid := range w.written {
 		if !seen[uid] {
 			delete(w.written, uid)
 		}
 	}
+}
+
+// reconciledScoped writes the status of the DNSEndpoints an event's run covered (Report.Scope):
+// their endpoints, problems, conflicts and rejections are known, as every name they had or have was
+// planned. Other objects keep their status until a run covers them; a DNSEndpoint whose conflict
+// ends because an object of another kind (an Ingress) moved away learns it at the next resync.
+func (w *DNSEndpointWriter) reconciledScoped(r controller.Report, src *source.DNSEndpointSource) {
+	var scope []string
+	only := map[string]bool{}
+	for _, resource := range r.Scope {
+		if strings.HasPrefix(resource, "crd/") {
+			scope = append(scope, resource)
+			only[resource] = true
+		}
+	}
+	if len(scope) == 0 {
+		return
+	}
+	res, err := src.ObjectEndpoints(context.Background(), scope)
+	if err != nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	found := w.collect(r, res, only)
+	latest := w.latest[r.View]
+	if latest == nil {
+		latest = map[string]*findings{}
+		w.latest[r.View] = latest
+	}
+	for _, resource := range scope {
+		if f := found[resource]; f != nil {
+			latest[resource] = f
+		} else {
+			delete(latest, resource)
+		}
+	}
+	for _, resource := range scope {
+		d, ok, err := src.Object(resource)
+		if err != nil || !ok {
+			continue // gone: the next full run forgets what was written for it
+		}
+		w.write(d, w.mergedOne(resource))
+	}
+}
+
+// write patches the status of d when it differs from what was last written.
+func (w *DNSEndpointWriter) write(d *source.DNSEndpoint, f *findings) {
+	st := w.statusFor(d, f)
+	if prev, ok := w.written[d.UID]; ok && sameStatus(prev, st) {
+		return
+	}
+	if err := w.patch(d, st); err != nil {
+		w.log.Warn("Cannot write DNSEndpoint status", "object", d.Namespace+"/"+d.Name, "error", err.Error())
+		return
+	}
+	w.written[d.UID] = st
+}
+
+// dnsEndpointResource is the resource label of d's endpoints.
+func dnsEndpointResource(d *source.DNSEndpoint) string {
+	return fmt.Sprintf("crd/%s/%s", d.Namespace, d.Name)
+}
+
+// mergedOne is merged for one object.
+func (w *DNSEndpointWriter) mergedOne(resource string) *findings {
+	var m *findings
+	for _, byResource := range w.latest {
+		if f := byResource[resource]; f != nil {
+			if m == nil {
+				m = &findings{}
+			}
+			m.add(f)
+		}
+	}
+	return m
+}
+
+// add joins the findings of another view into m.
+func (m *findings) add(f *findings) {
+	m.problems = appendNew(m.problems, f.problems...)
+	m.conflicts = appendNew(m.conflicts, f.conflicts...)
+	m.rejected = appendNew(m.rejected, f.rejected...)
+	m.published = max(m.published, f.published)
 }
 
 // merged joins the latest findings of every view: a problem, conflict or rejection found by any view
@@ -133,10 +210,7 @@ func (w *DNSEndpointWriter) merged() map[string]*findings {
 				m = &findings{}
 				out[resource] = m
 			}
-			m.problems = appendNew(m.problems, f.problems...)
-			m.conflicts = appendNew(m.conflicts, f.conflicts...)
-			m.rejected = appendNew(m.rejected, f.rejected...)
-			m.published = max(m.published, f.published)
+			m.add(f)
 		}
 	}
 	return out
@@ -152,8 +226,9 @@ func appendNew(list []string, values ...string) []string {
 	return list
 }
 
-// collect sorts one view's findings by resource and keeps that view's sticky rejections right.
-func (w *DNSEndpointWriter) collect(r controller.Report, res source.Result) map[string]*findings {
+// collect sorts one view's findings by resource and keeps that view's sticky rejections right; only,
+// when set, holds the objects res covers (an event's run), whose rejections alone it may forget.
+func (w *DNSEndpointWriter) collect(r controller.Report, res source.Result, only map[string]bool) map[string]*findings {
 	where := ""
 	if r.View != "" {
 		where = "view " + r.View + ": "
@@ -213,6 +288,9 @@ func (w *DNSEndpointWriter) collect(r controller.Report, res source.Result) map[
 		}
 	}
 	for res, keys := range rejected {
+		if only != nil && !only[res] {
+			continue
+		}
 		for k, msg := range keys {
 			if !desired[res][k] {
 				delete(keys, k)
