@@ -45,16 +45,14 @@ func groupByHash(names []string, hashes []uint64) (group []int32, distinct []str
 		end[i] = sum - c // the block's start for now; its end once the positions are placed
 		largest = max(largest, c)
 	}
-	// The name travels with its hash, so that comparing names in a block reads nearby memory.
 	type placed struct {
 		hash uint64
-		name string
 		k    int32
 	}
 	order := make([]placed, n)
 	for k, h := range hashes {
 		i := h >> shift
-		order[end[i]] = placed{hash: h, name: names[k], k: int32(k)}
+		order[end[i]] = placed{hash: h, k: int32(k)}
 		end[i]++
 	}
 
@@ -80,7 +78,7 @@ func groupByHash(names []string, hashes []uint64) (group []int32, distinct []str
 					groups++
 					break
 				}
-				if q := &block[j-1]; q.hash == p.hash && q.name == p.name {
+				if q := &block[j-1]; q.hash == p.hash && names[q.k] == names[p.k] {
 					first[p.k] = q.k // q came first: a block keeps input order
 					break
 				}
