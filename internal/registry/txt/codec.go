@@ -47,7 +47,11 @@ func (c codec) decode(target string) *ownership {
 	if !ok {
 		return nil
 	}
-	return &ownership{labels: labels, plain: serializeLabels(labels)}
+	plain := serializeLabels(labels)
+	if plain == text {
+		plain = text // a value in canonical form (as we and external-dns write it) is kept once, in the record
+	}
+	return &ownership{labels: labels, plain: plain}
 }
 
 // decodeRecord finds the ownership value among a TXT record's targets. external-dns reads only the

@@ -111,6 +111,32 @@ func (r *Registry) RecordsWithGeneration(ctx context.Context) (eps []*endpoint.E
 	return r.fold(s), s.serial, s.mutations, s.partial
 }
 
+// SharedRecordsWithGeneration is RecordsWithGeneration without the copies: the endpoints are the
+// cache's own and are shared with every later caller, so the caller must not modify them. The
+// registry never modifies them either: a change to the cache folds a new endpoint for the names it
+// touched and leaves the one handed out as it was, so a plan made from them stays consistent. They
+// may be handed back in a plan's UpdateOld and Delete: ApplyChanges copies what it sends.
+//
+// A full plan at 10^5 records reads every record once; copying them all first cost more than the plan
+// (issue 15). RecordsWithGeneration keeps its copies for callers that change what they get.
+func (r *Registry) SharedRecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error) {
+	if eps, s, partial, ok := r.foldSharedIfFresh(); ok {
+		return eps, s.serial, s.mutations, partial
+	}
+	r.opMu.Lock()
+	defer r.opMu.Unlock()
+	if eps, s, partial, ok := r.foldSharedIfFresh(); ok {
+		return eps, s.serial, s.mutations, partial
+	}
+	s, err := r.load(ctx)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.foldShared(s), s.serial, s.mutations, s.partial
+}
+
 // CheckZones asks the provider to probe its zones (provider.ZoneProber) and drops the cache when any
 // zone was dropped from the provider's, so the next Records folds the provider's records again: that
 // lists only the dropped zones. Without a probe it answers provider.ErrNoZoneProbe.
@@ -208,12 +234,21 @@ func (r *Registry) dropState() {
 }
 
 func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, *state, error, bool) {
+	return r.foldFreshWith(r.fold)
+}
+
+func (r *Registry) foldSharedIfFresh() ([]*endpoint.Endpoint, *state, error, bool) {
+	return r.foldFreshWith(r.foldShared)
+}
+
+// foldFreshWith folds the cache with fold if it is younger than the cache interval.
+func (r *Registry) foldFreshWith(fold func(*state) []*endpoint.Endpoint) ([]*endpoint.Endpoint, *state, error, bool) {
 	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
 	if r.state == nil || r.interval <= 0 || r.now().Sub(r.state.loadedAt) >= r.interval {
 		return nil, nil, nil, false
 	}
-	return r.fold(r.state), r.state, r.state.partial, true
+	return fold(r.state), r.state, r.state.partial, true
 }
 
 // load lists the provider and installs the listing as the cache, a partial one too (its state keeps

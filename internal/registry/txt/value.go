@@ -47,6 +47,19 @@ func quote(s string) string { return `"` + s + `"` }
 // unquote drops surrounding quotes; values read back from providers may or may not keep them.
 func unquote(s string) string { return strings.Trim(s, `"`) }
 
+// internedLabelKey returns the package constant for the label keys every record carries, so that
+// the cache holds one copy of them and a lookup by the constant (Endpoint.Owner) compares pointers
+// instead of reading the TXT value the key was parsed from.
+func internedLabelKey(key string) string {
+	switch key {
+	case endpoint.OwnerLabelKey:
+		return endpoint.OwnerLabelKey
+	case endpoint.ResourceLabelKey:
+		return endpoint.ResourceLabelKey
+	}
+	return key
+}
+
 // parseLabels reads a plain label string. ok is false unless it says heritage=external-dns: anything
 // else is an ordinary TXT that nobody owns. Tokens that are not a single key=value pair are skipped, as
 // external-dns skips them.
@@ -65,7 +78,7 @@ func parseLabels(text string) (labels endpoint.Labels, ok bool) {
 			continue
 		}
 		if name, isLabel := strings.CutPrefix(key, labelPrefix); isLabel {
-			labels[name] = value
+			labels[internedLabelKey(name)] = value
 		}
 	}
 	if !ok {
