@@ -2,11 +2,7 @@ package e2e
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -14,17 +10,6 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
-
-// buildZonekeeper compiles the command once per test binary run.
-func buildZonekeeper(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "zonekeeper")
-	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/zonekeeper")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // The leader is killed outright (SIGKILL: no lease release, as in a node crash); the follower takes
 // over once the lease expires and publishes an Ingress created after the kill, within the lease
@@ -36,43 +21,29 @@ func TestLeaderKilledFollowerTakesOver(t *testing.T) {
 	e := startEnv(t)
 	bin := buildZonekeeper(t)
 	const lease = 4 * time.Second
-	start := func(name string) (*exec.Cmd, *testbed.LogBuffer, string) {
-		out := &testbed.LogBuffer{}
-		metrics := fmt.Sprintf("127.0.0.1:%d", testbed.FreePort(t))
-		cmd := exec.Command(bin, "--kubeconfig="+e.kube.Kubeconfig, "--source=ingress", "--provider=coredns",
-			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync", "--metrics-address="+metrics,
+	start := func(name string) *zonekeeperProcess {
+		return startZonekeeper(t, bin, "replica", name, []string{"ETCD_URLS=" + e.dnsEtcd.Endpoint},
+			"--kubeconfig="+e.kube.Kubeconfig, "--source=ingress", "--provider=coredns",
+			"--domain-filter=example.com", "--txt-owner-id=e2e", "--policy=sync",
 			"--interval=1h", // no resync inside the idle window below
 			"--leader-elect", "--leader-elect-namespace=default", fmt.Sprintf("--leader-elect-lease-duration=%s", lease),
 			"--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms")
-		cmd.Env = append(os.Environ(), "ETCD_URLS="+e.dnsEtcd.Endpoint)
-		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			_, _ = cmd.Process.Wait()
-			if t.Failed() {
-				t.Logf("%s log:\n%s", name, tail(out.String(), 4000))
-			}
-		})
-		return cmd, out, metrics
 	}
 	e.createIngress(t, ingress("first", "default", nil, "first.example.com"), "192.0.2.90")
-	leader, leaderLog, _ := start("leader")
+	leader := start("leader")
 	e.expectAnswer(t, converge, "first.example.com", dns.TypeA, "192.0.2.90")
-	follower, followerLog, followerMetrics := start("follower")
+	follower := start("follower")
 	testbed.Eventually(t, converge, "follower follows", func() error {
-		if !strings.Contains(followerLog.String(), "Following the leader") {
+		if !strings.Contains(follower.log.String(), "Following the leader") {
 			return fmt.Errorf("not yet")
 		}
 		return nil
 	})
-	if !strings.Contains(leaderLog.String(), "Became the leader") {
+	if !strings.Contains(leader.log.String(), "Became the leader") {
 		t.Fatal("the first process never led")
 	}
 
-	if err := leader.Process.Kill(); err != nil {
+	if err := leader.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	killed := time.Now()
@@ -80,5 +51,5 @@ func TestLeaderKilledFollowerTakesOver(t *testing.T) {
 	e.expectAnswer(t, lease+3*time.Second, "second.example.com", dns.TypeA, "192.0.2.91")
 	t.Logf("published %s after the leader was killed (lease %s)", time.Since(killed).Round(10*time.Millisecond), lease)
 	// Issue 11: after the takeover the new leader is idle again (no reconcile, CPU at baseline).
-	t.Logf("new leader idle: %.3f CPU-s per minute", expectReplicaIdle(t, "new leader", follower.Process.Pid, followerMetrics, 20*time.Second))
+	t.Logf("new leader idle: %.3f CPU-s per minute", expectReplicaIdle(t, "new leader", follower.cmd.Process.Pid, follower.metrics, 20*time.Second))
 }

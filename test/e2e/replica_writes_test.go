@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"sort"
 	"strings"
 	"sync"
@@ -36,37 +34,15 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 	bin := buildZonekeeper(t)
 	const lease = 4 * time.Second
 
-	type replica struct {
-		name    string
-		cmd     *exec.Cmd
-		log     *testbed.LogBuffer
-		metrics string
-	}
-	start := func(name string) *replica {
-		r := &replica{name: name, log: &testbed.LogBuffer{}, metrics: fmt.Sprintf("127.0.0.1:%d", testbed.FreePort(t))}
-		r.cmd = exec.Command(bin, "--kubeconfig="+kube.Kubeconfig, "--source=service", "--provider=aws",
-			"--domain-filter="+awsZone, "--txt-owner-id=e2e", "--policy=sync", "--interval=1h", "--metrics-address="+r.metrics,
+	start := func(name string) *zonekeeperProcess {
+		return startZonekeeper(t, bin, "replica", name, []string{"AWS_ACCESS_KEY_ID=AKID" + strings.ToUpper(name)},
+			"--kubeconfig="+kube.Kubeconfig, "--source=service", "--provider=aws",
+			"--domain-filter="+awsZone, "--txt-owner-id=e2e", "--policy=sync", "--interval=1h",
 			"--log-format=json", "--leader-elect", "--leader-elect-namespace=default",
 			fmt.Sprintf("--leader-elect-lease-duration=%s", lease), "--leader-elect-renew-deadline=3s",
 			"--leader-elect-retry-period=500ms")
-		r.cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=AKID"+strings.ToUpper(name))
-		r.cmd.Stdout, r.cmd.Stderr = r.log, r.log
-		r.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		if err := r.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = r.cmd.Process.Signal(syscall.SIGCONT)
-			_ = r.cmd.Process.Signal(syscall.SIGTERM)
-			_, _ = r.cmd.Process.Wait()
-			checkNoSecretsLogged(t, "replica "+name, r.log.String(), configuredSecrets(r.cmd.Args))
-			if t.Failed() {
-				t.Logf("replica %s log:\n%s", name, tail(r.log.String(), 6000))
-			}
-		})
-		return r
 	}
-	leading := func(r *replica) bool { return strings.Contains(r.log.String(), `"msg":"Became the leader"`) }
+	leading := func(r *zonekeeperProcess) bool { return strings.Contains(r.log.String(), `"msg":"Became the leader"`) }
 
 	// Services keep arriving, one every 400 ms, for the whole test.
 	want := map[string]string{}
@@ -116,7 +92,7 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 
 	// The Lease deleted by hand until the replica that does not hold it re-creates it first (either
 	// may: a race).
-	termsOf := func(r *replica) int { return strings.Count(r.log.String(), `"msg":"Became the leader"`) }
+	termsOf := func(r *zonekeeperProcess) int { return strings.Count(r.log.String(), `"msg":"Became the leader"`) }
 	before := termsOf(a) + termsOf(b)
 	deletions := 0
 	for ; deletions < 8 && termsOf(a)+termsOf(b) == before; deletions++ {
@@ -149,7 +125,7 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 		}
 	}
 	terms := map[string]int{}
-	for _, r := range []*replica{a, b} {
+	for _, r := range []*zonekeeperProcess{a, b} {
 		sc := bufio.NewScanner(strings.NewReader(r.log.String()))
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
@@ -181,7 +157,7 @@ func TestTwoReplicasNeverBothWrite(t *testing.T) {
 	// Issue 11: after the partition and the Lease deletions both replicas are idle again: no reconcile,
 	// no call to Route 53, CPU at baseline.
 	calls := len(srv.Calls())
-	for _, r := range []*replica{a, b} {
+	for _, r := range []*zonekeeperProcess{a, b} {
 		t.Logf("replica %s idle: %.3f CPU-s per minute", r.name, expectReplicaIdle(t, "replica "+r.name, r.cmd.Process.Pid, r.metrics, 20*time.Second))
 	}
 	if n := len(srv.Calls()) - calls; n != 0 {

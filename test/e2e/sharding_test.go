@@ -5,10 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,100 +29,77 @@ func TestShardsByNamespaceShareOneZone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	awsCredentials(t)
-	kube := testbed.StartKubeAPIServer(t)
-	e := &env{kube: kube, client: kube.Client(t)}
 	const zone = "shards.test"
-	srv := startEmulator(t, route53emu.Options{RateLimit: 5}, route53emu.SeedZone{Name: zone, Records: []route53emu.RecordSet{
-		{Name: "keep." + zone, Type: "A", TTL: route53emu.NumberOf(300), ResourceRecords: &route53emu.ResourceRecords{Items: []route53emu.ResourceRecord{{Value: "192.0.2.50"}}}},
-	}})
-	bin := buildZonekeeper(t)
-	const interval = 3 * time.Second
-
+	e, srv, bin := startShardingBed(t, withForeignRecord(zone))
 	e.createNamespace(t, "team-a")
 	e.createNamespace(t, "team-b")
-	e.createService(t, annotated(loadBalancer("web", "team-a", nil), "hostname", "web."+zone), "10.50.0.1")
-	e.createService(t, annotated(loadBalancer("api", "team-b", nil), "hostname", "api."+zone), "10.50.0.2")
-	e.createService(t, annotated(loadBalancer("mover", "team-a", nil), "hostname", "mover."+zone), "10.50.0.3")
-	a := startShard(t, bin, kube.Kubeconfig, "a", interval, "--namespace=team-a", "--domain-filter="+zone)
-	b := startShard(t, bin, kube.Kubeconfig, "b", interval, "--namespace=team-b", "--domain-filter="+zone)
-	want := map[string]string{
-		"keep." + zone + " A":      "192.0.2.50",
-		"web." + zone + " A":       "10.50.0.1",
-		"a-web." + zone + " TXT":   ownership("shard-a", "service/team-a/web"),
-		"api." + zone + " A":       "10.50.0.2",
-		"a-api." + zone + " TXT":   ownership("shard-b", "service/team-b/api"),
-		"mover." + zone + " A":     "10.50.0.3",
-		"a-mover." + zone + " TXT": ownership("shard-a", "service/team-a/mover"),
+	testShardsShareOneZone(t, e, srv, bin, oneZoneSplit{
+		zone: zone, subnet: "10.50.0.",
+		flags: func(shard string) string { return "--namespace=team-" + shard },
+		create: func(name, shard, ip string) string {
+			e.createService(t, annotated(loadBalancer(name, "team-"+shard, nil), "hostname", name+"."+zone), ip)
+			return "service/team-" + shard + "/" + name
+		},
+		// The Service is deleted in team-a and created in team-b, with another address.
+		move: func(name, _ string) (string, string) {
+			if err := e.client.CoreV1().Services("team-a").Delete(context.Background(), name, metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			e.createService(t, annotated(loadBalancer(name, "team-b", nil), "hostname", name+"."+zone), "10.50.0.4")
+			return "service/team-b/" + name, "10.50.0.4"
+		},
+	})
+}
+
+// oneZoneSplit is one way to split Services over two shards, a and b, that publish into one zone.
+type oneZoneSplit struct {
+	zone   string
+	subnet string                                         // the Services' addresses: SUBNET1, SUBNET2, SUBNET3
+	flags  func(shard string) string                      // the flag that makes a process shard a or b
+	create func(name, shard, ip string) (resource string) // a Service of the shard publishing name.ZONE
+	move   func(name, ip string) (resource, newIP string) // moves the Service from shard a to shard b
+}
+
+// testShardsShareOneZone runs two shards as split says: web in a, api in b, mover in a and then moved
+// to b. Shown: each publishes its own Services, the foreign record stays, both lead at once, mover is
+// handed over (deleted by a, created by b) and nothing moves back; each shard planned changes to its
+// own names only, and the only refusal is b's create of mover while a still held it.
+func testShardsShareOneZone(t *testing.T, e *env, srv *route53emu.Server, bin string, split oneZoneSplit) {
+	t.Helper()
+	const interval = 3 * time.Second
+	zone := split.zone
+	want := map[string]string{"keep." + zone + " A": "192.0.2.50"}
+	for i, s := range []struct{ name, shard string }{{"web", "a"}, {"api", "b"}, {"mover", "a"}} {
+		ip := split.subnet + string(rune('1'+i))
+		resource := split.create(s.name, s.shard, ip)
+		want[s.name+"."+zone+" A"] = ip
+		want["a-"+s.name+"."+zone+" TXT"] = ownership("shard-"+s.shard, resource)
 	}
+	a := startShard(t, bin, e.kube.Kubeconfig, "a", interval, split.flags("a"), "--domain-filter="+zone)
+	b := startShard(t, bin, e.kube.Kubeconfig, "b", interval, split.flags("b"), "--domain-filter="+zone)
 	st := &awsStack{srv: srv}
 	st.expectSets(t, converge, zone, want)
 
 	// Both lead at once, each holding its own Lease.
-	expectTwoLeaders(t, kube, a, b)
+	expectTwoLeaders(t, e.kube, a, b)
 
-	// The hostname moves from team-a to team-b: shard a deletes its records, shard b creates its own.
-	if err := e.client.CoreV1().Services("team-a").Delete(context.Background(), "mover", metav1.DeleteOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	// mover moves from shard a to shard b: shard a deletes its records, shard b creates its own.
 	moved := time.Now()
-	e.createService(t, annotated(loadBalancer("mover", "team-b", nil), "hostname", "mover."+zone), "10.50.0.4")
-	want["mover."+zone+" A"] = "10.50.0.4"
-	want["a-mover."+zone+" TXT"] = ownership("shard-b", "service/team-b/mover")
+	resource, ip := split.move("mover", want["mover."+zone+" A"])
+	want["mover."+zone+" A"] = ip
+	want["a-mover."+zone+" TXT"] = ownership("shard-b", resource)
 	st.expectSets(t, 3*interval+10*time.Second, zone, want)
 	t.Logf("handed over from shard a to shard b in %s (--interval %s)", time.Since(moved).Round(100*time.Millisecond), interval)
 	time.Sleep(interval + time.Second) // a resync of each: nothing moves back
 	st.expectSets(t, time.Second, zone, want)
 
 	// Each shard planned changes to its own names only, and the moved name as its owner changed.
-	allowed := map[string]map[string]bool{
+	expectPlannedOnly(t, map[string]map[string]bool{
 		"a": {"CREATE web." + zone: true, "CREATE a-web." + zone: true, "CREATE mover." + zone: true, "CREATE a-mover." + zone: true,
 			"DELETE mover." + zone: true, "DELETE a-mover." + zone: true},
 		"b": {"CREATE api." + zone: true, "CREATE a-api." + zone: true, "CREATE mover." + zone: true, "CREATE a-mover." + zone: true},
-	}
-	for _, s := range []*shardProcess{a, b} {
-		changes := desiredChanges(s.log.String())
-		seen := map[string]bool{}
-		for _, c := range changes {
-			seen[c] = true
-			if !allowed[s.name][c] {
-				t.Errorf("shard %s planned %q, outside its shard", s.name, c)
-			}
-		}
-		for c := range allowed[s.name] {
-			if !seen[c] && !strings.Contains(c, " a-") { // the ownership TXTs may be logged or not
-				t.Errorf("shard %s never planned %q", s.name, c)
-			}
-		}
-		t.Logf("shard %s planned %v", s.name, changes)
-	}
-	writes := map[string]int{}
-	for _, c := range srv.Calls() {
-		if c.Operation == "ChangeResourceRecordSets" {
-			writes[c.AccessKeyID]++
-		}
-	}
-	if writes["AKIDSHARDA"] == 0 || writes["AKIDSHARDB"] == 0 || len(writes) != 2 {
-		t.Errorf("writes by access key %v: want both shards and nobody else", writes)
-	}
-	// No request throttled. The only refusal allowed: shard b's CREATE of the moved name while shard a
-	// still holds it (b's cache had not seen a's record yet; Route 53 refuses a CREATE of an existing
-	// set, so nothing is overwritten), retried by b until a's delete has settled (--guard-settle).
-	errs := srv.Counters().Errors
-	for k, n := range errs {
-		if k != "ChangeResourceRecordSets:InvalidChangeBatch" {
-			t.Errorf("Route 53 answered %s %d times: the shards' 2.5 requests/s each should fit the account's 5", k, n)
-		}
-	}
-	for _, s := range []*shardProcess{a, b} {
-		for _, line := range strings.Split(s.log.String(), "\n") {
-			if strings.Contains(line, `"msg":"Change rejected by the provider"`) &&
-				(s.name != "b" || !strings.Contains(line, `"record":"mover.`+zone+`"`) || !strings.Contains(line, "already exists")) {
-				t.Errorf("shard %s: a change other than the handover's CREATE was refused: %s", s.name, line)
-			}
-		}
-	}
-	t.Logf("calls %v, errors %v, writes by shard %v", srv.Counters().Calls, errs, writes)
+	}, a, b)
+	expectOnlyHandoverRefused(t, srv, b, "mover."+zone, a, b)
 }
 
 // Issue 15 item 6, the other split: two processes shard one cluster by hosted zone, each with its own
@@ -137,23 +111,19 @@ func TestShardsByZone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	awsCredentials(t)
-	kube := testbed.StartKubeAPIServer(t)
-	e := &env{kube: kube, client: kube.Client(t)}
 	const east, west = "east.test", "west.test"
-	srv := startEmulator(t, route53emu.Options{RateLimit: 5}, route53emu.SeedZone{Name: east}, route53emu.SeedZone{Name: west})
+	e, srv, bin := startShardingBed(t, route53emu.SeedZone{Name: east}, route53emu.SeedZone{Name: west})
 	zoneIDs := map[string]string{}
 	for _, z := range srv.Dump() {
 		zoneIDs[strings.TrimSuffix(z.Name, ".")] = z.ID
 	}
-	bin := buildZonekeeper(t)
 	const interval = 3 * time.Second
 
 	e.createService(t, annotated(loadBalancer("shop", "default", nil), "hostname", "shop."+east+",shop."+west), "10.60.0.1")
 	blog := e.createService(t, annotated(loadBalancer("blog", "default", nil), "hostname", "blog."+east), "10.60.0.2")
 	e.createService(t, annotated(loadBalancer("wiki", "default", nil), "hostname", "wiki."+west), "10.60.0.3")
-	a := startShard(t, bin, kube.Kubeconfig, "east", interval, "--domain-filter="+east)
-	b := startShard(t, bin, kube.Kubeconfig, "west", interval, "--domain-filter="+west)
+	a := startShard(t, bin, e.kube.Kubeconfig, "east", interval, "--domain-filter="+east)
+	b := startShard(t, bin, e.kube.Kubeconfig, "west", interval, "--domain-filter="+west)
 	wantEast := map[string]string{
 		"shop." + east + " A": "10.60.0.1", "a-shop." + east + " TXT": ownership("shard-east", "service/default/shop"),
 		"blog." + east + " A": "10.60.0.2", "a-blog." + east + " TXT": ownership("shard-east", "service/default/blog"),
@@ -165,7 +135,7 @@ func TestShardsByZone(t *testing.T) {
 	st := &awsStack{srv: srv}
 	st.expectSets(t, converge, east, wantEast)
 	st.expectSets(t, converge, west, wantWest)
-	expectTwoLeaders(t, kube, a, b)
+	expectTwoLeaders(t, e.kube, a, b)
 
 	// blog moves from east.test to west.test.
 	blog, err := e.client.CoreV1().Services("default").Get(context.Background(), blog.Name, metav1.GetOptions{})
@@ -209,48 +179,44 @@ func TestShardsByZone(t *testing.T) {
 	t.Logf("calls by shard %v", perShard)
 }
 
-// shardProcess is one zonekeeper process of a sharded installation.
-type shardProcess struct {
-	name string
-	cmd  *exec.Cmd
-	log  *testbed.LogBuffer
+// startShardingBed starts what every sharding test runs on: AWS credentials for the SDK, the real
+// kube-apiserver, the Route 53 emulator holding zones and enforcing the account's 5 requests/s, and
+// the binary.
+func startShardingBed(t *testing.T, zones ...route53emu.SeedZone) (*env, *route53emu.Server, string) {
+	t.Helper()
+	awsCredentials(t)
+	kube := testbed.StartKubeAPIServer(t)
+	srv := startEmulator(t, route53emu.Options{RateLimit: 5}, zones...)
+	return &env{kube: kube, client: kube.Client(t)}, srv, buildZonekeeper(t)
+}
+
+// withForeignRecord is zone holding keep.ZONE A 192.0.2.50, a record no shard owns.
+func withForeignRecord(zone string) route53emu.SeedZone {
+	return route53emu.SeedZone{Name: zone, Records: []route53emu.RecordSet{
+		{Name: "keep." + zone, Type: "A", TTL: route53emu.NumberOf(300), ResourceRecords: &route53emu.ResourceRecords{Items: []route53emu.ResourceRecord{{Value: "192.0.2.50"}}}},
+	}}
 }
 
 // startShard runs the binary as shard name: Services, Route 53, owner id shard-NAME, Lease
 // zonekeeper-NAME, half of the account's 5 requests/s, the access key AKIDSHARDNAME (so that the
 // emulator's call log says which shard made each call), and the shard's own flags.
-func startShard(t *testing.T, bin, kubeconfig, name string, interval time.Duration, flags ...string) *shardProcess {
+func startShard(t *testing.T, bin, kubeconfig, name string, interval time.Duration, flags ...string) *zonekeeperProcess {
 	t.Helper()
-	s := &shardProcess{name: name, log: &testbed.LogBuffer{}}
 	args := append([]string{"--kubeconfig=" + kubeconfig, "--source=service", "--provider=aws",
 		"--txt-owner-id=shard-" + name, "--policy=sync", "--interval=" + interval.String(),
-		"--aws-requests-per-second=2.5", "--log-format=json", fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t)),
+		"--aws-requests-per-second=2.5", "--log-format=json",
 		"--leader-elect", "--leader-elect-namespace=default", "--leader-elect-lease-name=zonekeeper-" + name,
 		"--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=500ms"}, flags...)
-	s.cmd = exec.Command(bin, args...)
-	s.cmd.Env = append(os.Environ(), "AWS_ACCESS_KEY_ID=AKIDSHARD"+strings.ToUpper(name))
-	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		_, _ = s.cmd.Process.Wait()
-		checkNoSecretsLogged(t, "shard "+name, s.log.String(), configuredSecrets(s.cmd.Args))
-		if t.Failed() {
-			t.Logf("shard %s log:\n%s", name, tail(s.log.String(), 6000))
-		}
-	})
-	return s
+	return startZonekeeper(t, bin, "shard", name, []string{"AWS_ACCESS_KEY_ID=AKIDSHARD" + strings.ToUpper(name)}, args...)
 }
 
 // expectTwoLeaders waits until each shard leads, holding its own Lease, the two held by different
 // replicas.
-func expectTwoLeaders(t *testing.T, kube *testbed.KubeAPIServer, a, b *shardProcess) {
+func expectTwoLeaders(t *testing.T, kube *testbed.KubeAPIServer, a, b *zonekeeperProcess) {
 	t.Helper()
 	holders := map[string]string{}
 	testbed.Eventually(t, converge, "two Leases held", func() error {
-		for _, s := range []*shardProcess{a, b} {
+		for _, s := range []*zonekeeperProcess{a, b} {
 			l, err := kube.Client(t).CoordinationV1().Leases("default").Get(context.Background(), "zonekeeper-"+s.name, metav1.GetOptions{})
 			if err != nil {
 				return err
@@ -289,4 +255,64 @@ func desiredChanges(log string) []string {
 		}
 	}
 	return out
+}
+
+// expectPlannedOnly checks each shard's log of desired changes ("ACTION name", allowed by shard name):
+// it planned no change outside allowed, and every allowed change but the ownership TXTs' (which may be
+// logged or not).
+func expectPlannedOnly(t *testing.T, allowed map[string]map[string]bool, shards ...*zonekeeperProcess) {
+	t.Helper()
+	for _, s := range shards {
+		changes := desiredChanges(s.log.String())
+		seen := map[string]bool{}
+		for _, c := range changes {
+			seen[c] = true
+			if !allowed[s.name][c] {
+				t.Errorf("shard %s planned %q, outside its shard", s.name, c)
+			}
+		}
+		for c := range allowed[s.name] {
+			if !seen[c] && !strings.Contains(c, " a-") {
+				t.Errorf("shard %s never planned %q", s.name, c)
+			}
+		}
+		t.Logf("shard %s planned %v", s.name, changes)
+	}
+}
+
+// expectOnlyHandoverRefused checks, for shards that write into one zone, that every shard wrote (by
+// its access key) and nobody else did, that Route 53 throttled nothing, and that the only change
+// refused is taker's CREATE of the handed-over name while the other shard still held it (Route 53
+// refuses a CREATE of an existing set, so nothing is overwritten; retried until the delete settled).
+func expectOnlyHandoverRefused(t *testing.T, srv *route53emu.Server, taker *zonekeeperProcess, handedOver string, shards ...*zonekeeperProcess) {
+	t.Helper()
+	writes := map[string]int{}
+	for _, c := range srv.Calls() {
+		if c.Operation == "ChangeResourceRecordSets" {
+			writes[c.AccessKeyID]++
+		}
+	}
+	for _, s := range shards {
+		if writes["AKIDSHARD"+strings.ToUpper(s.name)] == 0 {
+			t.Errorf("shard %s never wrote: writes by access key %v", s.name, writes)
+		}
+	}
+	if len(writes) != len(shards) {
+		t.Errorf("writes by access key %v: want the %d shards and nobody else", writes, len(shards))
+	}
+	errs := srv.Counters().Errors
+	for k, n := range errs {
+		if k != "ChangeResourceRecordSets:InvalidChangeBatch" {
+			t.Errorf("Route 53 answered %s %d times: the shards' 2.5 requests/s each should fit the account's 5", k, n)
+		}
+	}
+	for _, s := range shards {
+		for _, line := range strings.Split(s.log.String(), "\n") {
+			if strings.Contains(line, `"msg":"Change rejected by the provider"`) &&
+				(s != taker || !strings.Contains(line, `"record":"`+handedOver+`"`) || !strings.Contains(line, "already exists")) {
+				t.Errorf("shard %s: a change other than the handover's CREATE was refused: %s", s.name, line)
+			}
+		}
+	}
+	t.Logf("calls %v, errors %v, writes by shard %v", srv.Counters().Calls, errs, writes)
 }
