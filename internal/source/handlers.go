@@ -4,6 +4,9 @@ import (
 	"slices"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -88,18 +91,52 @@ func (h *eventHandlers) watch(name string, inf cache.SharedIndexInformer) error 
 	}
 	if dependents != nil {
 		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
-			UpdateFunc: func(old, obj any) { h.notifyEach(append(dependents(old), dependents(obj)...)) },
+			AddFunc: func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
+			UpdateFunc: func(old, obj any) {
+				if !unchanged(old, obj) {
+					h.notifyEach(append(dependents(old), dependents(obj)...))
+				}
+			},
 			DeleteFunc: func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
 		})
 		return err
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(obj any) { h.notify(resource(obj)) },
-		UpdateFunc: func(_, obj any) { h.notify(resource(obj)) },
+		AddFunc: func(obj any) { h.notify(resource(obj)) },
+		UpdateFunc: func(old, obj any) {
+			if !unchanged(old, obj) {
+				h.notify(resource(obj))
+			}
+		},
 		DeleteFunc: func(obj any) { h.notify(resource(obj)) },
 	})
 	return err
+}
+
+// unchanged says whether an update changed nothing the sources read: the same resourceVersion (an
+// informer's relist after its watch expired delivers every object again), or objects that differ in
+// their resourceVersion only once the informer's transform has cut them down (a node's heartbeat, a
+// pod's container restart count). Such an update plans nothing.
+func unchanged(old, obj any) bool {
+	o, ok1 := old.(runtime.Object)
+	n, ok2 := obj.(runtime.Object)
+	if !ok1 || !ok2 {
+		return false
+	}
+	om, err1 := meta.Accessor(o)
+	nm, err2 := meta.Accessor(n)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	if om.GetResourceVersion() == nm.GetResourceVersion() {
+		return true
+	}
+	o, n = o.DeepCopyObject(), n.DeepCopyObject()
+	om, _ = meta.Accessor(o)
+	nm, _ = meta.Accessor(n)
+	om.SetResourceVersion("")
+	nm.SetResourceVersion("")
+	return equality.Semantic.DeepEqual(o, n)
 }
 
 // notifyEach notifies once per distinct resource.

@@ -25,7 +25,9 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	if err != nil {
 		return nil, err
 	}
-	f := newInformerFactory(client, cfg.Namespace)
+	// Nodes cut down to what generation reads, as for the node source: a heartbeat then changes
+	// nothing in the cache, and its event plans nothing.
+	f := nodePodInformerFactory(client, cfg.Namespace)
 	s := &ServiceSource{c: c, live: true}
 	svcInf := f.Core().V1().Services()
 	s.services = svcInf.Lister()

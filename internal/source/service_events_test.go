@@ -114,23 +114,46 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 	}
 
 	create(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}})
-	select {
-	case got := <-named:
-		for got != "" {
+	everything := func(what string) {
+		t.Helper()
+		for {
 			select {
-			case got = <-named:
+			case got := <-named:
+				if got == "" {
+					return
+				}
 			case <-time.After(30 * time.Second):
-				t.Fatal("a node's event did not name everything")
+				t.Fatalf("%s: no event naming everything", what)
 			}
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no event for a node")
+	}
+	everything("a new node")
+	// A heartbeat changes nothing the source reads (the cache holds nodes cut down to their
+	// addresses): no event. An address change plans everything: exactly one event.
+	n, err := client.CoreV1().Nodes().Get(ctx, "n1", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastHeartbeatTime: metav1.Now()}}
+	if n, err = client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	n.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeExternalIP, Address: "198.51.100.9"}}
+	if _, err := client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	everything("a node's new address")
+	select {
+	case got := <-named:
+		t.Fatalf("a heartbeat and an address change caused two events (the second names %q); want one", got)
+	case <-time.After(2 * time.Second):
 	}
 
 	// Two Services merged at one name: asking for one answers for both.
 	lb := func(name, ip string) {
 		create(&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{PrefixAlpha + "hostname": "shared.example.com"}},
 			Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, Ports: []corev1.ServicePort{{Port: 80}}}})
+		expect("create of "+name, "service/default/"+name)
 		svc, err := client.CoreV1().Services("default").Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -139,7 +162,7 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 		if _, err := client.CoreV1().Services("default").UpdateStatus(ctx, svc, metav1.UpdateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		expect("status of "+name, "service/default/"+name)
+		expect("status of "+name, "service/default/"+name) // the second event of the object: its cache has the address
 	}
 	lb("lb-a", "203.0.113.1")
 	lb("lb-b", "203.0.113.2")
