@@ -124,12 +124,12 @@ func (s *DNSEndpointSource) ObjectEndpoints(ctx context.Context, resources []str
 }
 
 // ownEndpoints makes one DNSEndpoint's endpoints, as Endpoints does before merging across objects.
-func (s *DNSEndpointSource) ownEndpoints(resource string, problems *problemList) ([]*endpoint.Endpoint, bool, error) {
+func (s *DNSEndpointSource) ownEndpoints(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
 	d, found, err := s.Object(resource)
 	if err != nil || !found {
 		return nil, false, err
 	}
-	return s.c.dnsEndpointEndpoints(d, problems), true, nil
+	return s.c.dnsEndpointEndpoints(d, &problems.list), true, nil
 }
 
 // Object returns the cached DNSEndpoint of a resource label ("crd/namespace/name"), decoded.

@@ -19,6 +19,13 @@ type Handlers struct {
 // Add registers fn; it is called after every add, update and delete of a watched object.
 func (h *Handlers) Add(fn func()) { h.h.add(fn) }
 
+// NameObjects makes the events of the informer watched under name carry their object's resource
+// label (kind/namespace/name), for an ObjectSource; call it before StartAndSync.
+func (h *Handlers) NameObjects(name, kind string) { h.h.nameObjects(name, kind) }
+
+// AddObject registers fn as ObjectSource.AddObjectHandler does.
+func (h *Handlers) AddObject(fn func(resource string)) { h.h.addObject(fn) }
+
 // Notify calls every registered function (for sources that learn of changes another way).
 func (h *Handlers) Notify() { h.h.notify("") }
 

@@ -40,7 +40,7 @@ const maxMergedObjects = 4096
 
 // ownEndpoints makes the endpoints of one object, unmerged with other objects' (found false: the
 // object is gone).
-type ownEndpoints func(resource string, problems *problemList) (eps []*endpoint.Endpoint, found bool, err error)
+type ownEndpoints func(resource string, problems *Problems) (eps []*endpoint.Endpoint, found bool, err error)
 
 // remember records, in a full Endpoints, the names of every object's own endpoints: eps are all of
 // them before the merge across objects, each object's together. It allocates only for names that
@@ -127,7 +127,7 @@ func (m *mergedObjects) endpointsOf(ctx context.Context, resources []string, own
 	if !m.valid {
 		return Result{}, fmt.Errorf("the endpoints of single objects are known after the first full listing")
 	}
-	var problems problemList
+	var problems Problems
 	made := map[string][]*endpoint.Endpoint{}
 	queue := slices.Clone(resources)
 	in := map[string]bool{}
@@ -177,7 +177,20 @@ func (m *mergedObjects) endpointsOf(ctx context.Context, resources []string, own
 		m.set(r, made[r])
 		eps = append(eps, made[r]...)
 	}
-	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items, Objects: objects}, nil
+	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.Items(), Objects: objects}, nil
+}
+
+// MergedObjects is mergedObjects for sources outside this package (Gateway API routes): Remember in
+// Endpoints with every object's own endpoints before the merge, EndpointsOf in ObjectEndpoints.
+type MergedObjects struct{ m mergedObjects }
+
+// Remember records the names of every object's own endpoints; eps hold each object's together.
+func (x *MergedObjects) Remember(eps []*endpoint.Endpoint) { x.m.remember(eps) }
+
+// EndpointsOf answers ObjectEndpoints: the named objects and every object sharing a name with them,
+// made by own and merged in namespace/name order, as MergeEndpoints merges a sorted listing.
+func (x *MergedObjects) EndpointsOf(ctx context.Context, resources []string, own func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error)) (Result, error) {
+	return x.m.endpointsOf(ctx, resources, own, compareNamespacedResources)
 }
 
 // compareNamespacedResources orders "kind/namespace/name" labels of one kind as objectLess orders

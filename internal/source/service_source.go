@@ -93,7 +93,7 @@ func (s *ServiceSource) ObjectEndpoints(ctx context.Context, resources []string)
 }
 
 // ownEndpoints makes one Service's endpoints, as Endpoints does before merging across Services.
-func (s *ServiceSource) ownEndpoints(resource string, problems *problemList) ([]*endpoint.Endpoint, bool, error) {
+func (s *ServiceSource) ownEndpoints(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
 	kind, namespace, name := splitResource(resource)
 	if kind != serviceResourceKind {
 		return nil, false, fmt.Errorf("%s is not a Service", resource)
@@ -108,7 +108,7 @@ func (s *ServiceSource) ownEndpoints(resource string, problems *problemList) ([]
 	if s.unreadableHeadless(svc) {
 		return nil, false, fmt.Errorf("%s is headless and its EndpointSlices are unreadable", resource)
 	}
-	return s.c.serviceEndpoints(svc, s.state, problems), true, nil
+	return s.c.serviceEndpoints(svc, s.state, &problems.list), true, nil
 }
 
 // unreadableHeadless: svc is a headless Service whose EndpointSlices RBAC denies, so its records

@@ -80,10 +80,12 @@ type Source struct {
 	handlers     source.Handlers
 	// live: the objects come from the API server, so Events can be sent for them.
 	live bool
+	// merged lets a route's events make the endpoints of that route (ObjectEndpoints).
+	merged source.MergedObjects
 }
 
 var (
-	_ source.Source       = (*Source)(nil)
+	_ source.ObjectSource = (*Source)(nil)
 	_ source.ObjectLookup = (*Source)(nil)
 )
 
@@ -123,6 +125,9 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 		a.resource + "." + group: rtInf,
 		"namespaces":             nsInf,
 	}
+	// A route's events name it; a Gateway's, a ListenerSet's or a Namespace's can concern every route
+	// attached to it and plan everything.
+	s.handlers.NameObjects(a.resource+"."+group, a.label())
 	starters := []source.Starter{gwFactory.Start, kubeFactory.Start}
 	if rtFactory != gwFactory {
 		starters = append(starters, rtFactory.Start)
@@ -257,7 +262,40 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 		}
 		eps = append(eps, r.routeEndpoints(&routes[i])...)
 	}
+	s.merged.Remember(eps)
 	return source.Result{Endpoints: source.MergeEndpoints(eps), Problems: problems.Items()}, nil
+}
+
+// ObjectKinds implements source.ObjectSource: a route's endpoints depend on it, on the routes of its
+// kind it is merged with (ObjectEndpoints makes those too) and on Gateways, ListenerSets and
+// Namespaces, whose events plan everything.
+func (s *Source) ObjectKinds() []string { return []string{s.a.label()} }
+
+// AddObjectHandler implements source.ObjectSource.
+func (s *Source) AddObjectHandler(fn func(resource string)) { s.handlers.AddObject(fn) }
+
+// ObjectEndpoints implements source.ObjectSource: the named routes and every route of the kind
+// sharing a name with them, made as Endpoints makes each route and merged as it merges them.
+func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (source.Result, error) {
+	var r *resolver // one view of the Gateways and Namespaces for the whole answer, as in Endpoints
+	return s.merged.EndpointsOf(ctx, resources, func(resource string, problems *source.Problems) ([]*endpoint.Endpoint, bool, error) {
+		kind, key, _ := strings.Cut(resource, "/")
+		if kind != s.a.label() {
+			return nil, false, fmt.Errorf("%s is not a %s", resource, s.a.kind)
+		}
+		obj, ok, err := s.routes.GetByKey(key)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		rt, ok := s.a.view(obj)
+		if !ok {
+			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
+		}
+		if r == nil {
+			r = s.resolver(problems)
+		}
+		return r.routeEndpoints(&rt), true, nil
+	})
 }
 
 // parent is one Gateway or ListenerSet a route may attach to, with what was read of it once per pass.
