@@ -21,6 +21,10 @@
 //   - Records lists the provider when the cache is missing, invalidated, or older than
 //     Config.CacheInterval (0, the default, lists every time, as external-dns does without
 //     --txt-cache-interval), then returns the folded view.
+//   - SharedRecordsWithGeneration is Records without the copies, for a caller that only reads (a full
+//     plan): the memo's own endpoints, which the registry never modifies once handed out. The memo is
+//     laid out again in Records order whenever it is resorted, so reading it in that order is as fast
+//     as reading fresh copies.
 //   - CachedRecords never touches the provider: it returns the folded view of the cache and whether one
 //     is loaded, whatever its age. A controller can plan a per-object reconcile from it and keep full
 //     listings for the periodic resync.
