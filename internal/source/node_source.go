@@ -2,10 +2,12 @@ package source
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -37,9 +39,14 @@ type NodeSource struct {
 	c        *compiled
 	nodes    corelisters.NodeLister
 	handlers eventHandlers
+	// merged lets a node's events make the endpoints of that node (ObjectEndpoints).
+	merged mergedObjects
 }
 
-var _ Source = (*NodeSource)(nil)
+var _ ObjectSource = (*NodeSource)(nil)
+
+// nodeResourceKind is the resource-label kind of a Node's endpoints.
+const nodeResourceKind = "node"
 
 // NewNode returns the node source, backed by a Node informer. Nodes are cluster-scoped: --namespace
 // does not apply to them (as in external-dns).
@@ -52,6 +59,7 @@ func NewNode(ctx context.Context, client kubernetes.Interface, cfg Config) (*Nod
 	f := nodePodInformerFactory(client, "")
 	inf := f.Core().V1().Nodes()
 	s := &NodeSource{c: c, nodes: inf.Lister()}
+	s.handlers.nameObjects("nodes", nodeResourceKind)
 	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"nodes": inf.Informer()}, &s.handlers); err != nil {
 		return nil, err
 	}
@@ -94,7 +102,34 @@ func (s *NodeSource) Endpoints(ctx context.Context) (Result, error) {
 		}
 		eps = append(eps, s.c.nodeEndpoints(n, &problems)...)
 	}
+	s.merged.remember(eps)
 	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items}, nil
+}
+
+// ObjectKinds implements ObjectSource: a node's endpoints depend on it and on the nodes they are
+// merged with (a template naming several alike; ObjectEndpoints makes those too).
+func (s *NodeSource) ObjectKinds() []string { return []string{nodeResourceKind} }
+
+// AddObjectHandler implements ObjectSource.
+func (s *NodeSource) AddObjectHandler(fn func(resource string)) { s.handlers.addObject(fn) }
+
+// ObjectEndpoints implements ObjectSource: the named nodes and every node sharing a name with them,
+// made and merged as Endpoints makes and merges them.
+func (s *NodeSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
+		kind, _, name := splitResource(resource)
+		if kind != nodeResourceKind {
+			return nil, false, fmt.Errorf("%s is not a Node", resource)
+		}
+		n, err := s.nodes.Get(name)
+		if apierrors.IsNotFound(err) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		return s.c.nodeEndpoints(n, &problems.list), true, nil
+	}, compareNamespacedResources)
 }
 
 // AddEventHandler registers fn to be called on every change of a node.

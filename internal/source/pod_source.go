@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -32,13 +33,23 @@ func PodKind() Kind {
 // annotation and --pod-source-domain point at the pod IP, the hostname annotation at the addresses
 // of the pod's node, --fqdn-template at every pod IP.
 type PodSource struct {
-	c        *compiled
-	pods     corelisters.PodLister
-	nodes    corelisters.NodeLister
+	c     *compiled
+	pods  corelisters.PodLister
+	nodes corelisters.NodeLister
+	// byNode indexes the pods by the node they run on, for a node's events.
+	byNode   cache.Indexer
 	handlers eventHandlers
+	// merged lets a pod's events make the endpoints of that pod (ObjectEndpoints).
+	merged mergedObjects
 }
 
-var _ Source = (*PodSource)(nil)
+var _ ObjectSource = (*PodSource)(nil)
+
+// podResourceKind is the resource-label kind of a Pod's endpoints.
+const podResourceKind = "pod"
+
+// podNodeIndex indexes pods by spec.nodeName.
+const podNodeIndex = "node"
 
 // NewPod returns the pod source, backed by a Pod informer (scoped to --namespace) and a Node
 // informer (cluster-wide: the hostname annotation publishes the node's addresses).
@@ -55,8 +66,20 @@ func NewPod(ctx context.Context, client kubernetes.Interface, cfg Config) (*PodS
 	pf := nodePodInformerFactory(client, cfg.Namespace)
 	nf := nodePodInformerFactory(client, "")
 	podInf, nodeInf := pf.Core().V1().Pods(), nf.Core().V1().Nodes()
-	s := &PodSource{c: c, pods: podInf.Lister(), nodes: nodeInf.Lister()}
+	if err := podInf.Informer().AddIndexers(cache.Indexers{podNodeIndex: func(obj any) ([]string, error) {
+		if p, ok := obj.(*corev1.Pod); ok && p.Spec.NodeName != "" {
+			return []string{p.Spec.NodeName}, nil
+		}
+		return nil, nil
+	}}); err != nil {
+		return nil, fmt.Errorf("pod index: %w", err)
+	}
+	s := &PodSource{c: c, pods: podInf.Lister(), nodes: nodeInf.Lister(), byNode: podInf.Informer().GetIndexer()}
 	watched := map[string]cache.SharedIndexInformer{"pods": podInf.Informer(), "nodes": nodeInf.Informer()}
+	// A pod's events name it; a node's name the pods on it (the hostname annotation publishes the
+	// node's addresses).
+	s.handlers.nameObjects("pods", podResourceKind)
+	s.handlers.dependentsOf("nodes", s.podsOnNode)
 	if err := startAndSyncAll(ctx, watched, &s.handlers, pf.Start, nf.Start); err != nil {
 		return nil, err
 	}
@@ -79,7 +102,53 @@ func (s *PodSource) Endpoints(ctx context.Context) (Result, error) {
 		}
 		eps = append(eps, s.c.podEndpoints(p, s.nodes, &problems)...)
 	}
+	s.merged.remember(eps)
 	return Result{Endpoints: mergeEndpoints(eps), Problems: problems.items}, nil
+}
+
+// podsOnNode names the pods running on a node.
+func (s *PodSource) podsOnNode(obj any) []string {
+	n, ok := obj.(*corev1.Node)
+	if !ok {
+		return []string{""}
+	}
+	pods, err := s.byNode.ByIndex(podNodeIndex, n.Name)
+	if err != nil {
+		return []string{""}
+	}
+	out := make([]string, 0, len(pods))
+	for _, o := range pods {
+		if p, ok := o.(*corev1.Pod); ok {
+			out = append(out, podResourceKind+"/"+p.Namespace+"/"+p.Name)
+		}
+	}
+	return out
+}
+
+// ObjectKinds implements ObjectSource: a pod's endpoints depend on it, on its node (whose events name
+// the pods on it) and on the pods they are merged with (ObjectEndpoints makes those too).
+func (s *PodSource) ObjectKinds() []string { return []string{podResourceKind} }
+
+// AddObjectHandler implements ObjectSource.
+func (s *PodSource) AddObjectHandler(fn func(resource string)) { s.handlers.addObject(fn) }
+
+// ObjectEndpoints implements ObjectSource: the named pods and every pod sharing a name with them,
+// made and merged as Endpoints makes and merges them.
+func (s *PodSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
+		kind, namespace, name := splitResource(resource)
+		if kind != podResourceKind {
+			return nil, false, fmt.Errorf("%s is not a Pod", resource)
+		}
+		p, err := s.pods.Pods(namespace).Get(name)
+		if apierrors.IsNotFound(err) {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		return s.c.podEndpoints(p, s.nodes, &problems.list), true, nil
+	}, compareNamespacedResources)
 }
 
 // AddEventHandler registers fn to be called on every change of a pod or a node.
