@@ -54,10 +54,14 @@ type CRDSource struct {
 	// configuration does not read.
 	static bool
 	unread []endpoint.Problem
+	// merged lets an object's events make the endpoints of that object (ObjectEndpoints); byLabel maps
+	// each kind's resource-label kind to its place in kinds, when no two kinds share one.
+	merged  mergedObjects
+	byLabel map[string]int
 }
 
 var (
-	_ Source       = (*CRDSource)(nil)
+	_ ObjectSource = (*CRDSource)(nil)
 	_ ObjectLookup = (*CRDSource)(nil)
 )
 
@@ -70,10 +74,13 @@ func NewCRDSource(ctx context.Context, env Env, kinds []CRDKind) (*CRDSource, er
 	if len(kinds) == 0 {
 		return nil, fmt.Errorf("no resource to read")
 	}
-	s := &CRDSource{k: k, kinds: kinds}
+	s := &CRDSource{k: k, kinds: kinds, byLabel: labelsOf(kinds)}
 	gvrs := make([]schema.GroupVersionResource, len(kinds))
 	for i, kd := range kinds {
 		gvrs[i] = kd.GVR
+		if s.byLabel != nil {
+			s.handlers.NameObjects(Resource{Group: kd.GVR.Group, Resource: kd.GVR.Resource}.String(), kd.Label)
+		}
 	}
 	if s.indexes, err = WatchDynamic(ctx, env.Dynamic, env.Config.Namespace, &s.handlers, gvrs...); err != nil {
 		return nil, err
@@ -116,7 +123,70 @@ func (s *CRDSource) Endpoints(ctx context.Context) (Result, error) {
 			eps = append(eps, s.objectEndpoints(kd, u, &problems)...)
 		}
 	}
+	if s.byLabel != nil {
+		s.merged.remember(eps)
+	}
 	return Result{Endpoints: MergeEndpoints(eps), Problems: append(problems.Items(), s.unread...)}, nil
+}
+
+// labelsOf maps each kind's resource-label kind to its index; nil when two kinds share a label (the
+// new and legacy Traefik groups), as a label then does not name one object.
+func labelsOf(kinds []CRDKind) map[string]int {
+	out := make(map[string]int, len(kinds))
+	for i, kd := range kinds {
+		if _, dup := out[kd.Label]; dup {
+			return nil
+		}
+		out[kd.Label] = i
+	}
+	return out
+}
+
+// ObjectKinds implements ObjectSource: the kinds' resource-label kinds, when each names one kind; an
+// object's endpoints depend on it and on the objects they are merged with (ObjectEndpoints makes
+// those too). Sources built on this one whose objects read others say otherwise.
+func (s *CRDSource) ObjectKinds() []string {
+	if s.byLabel == nil || s.static {
+		return nil
+	}
+	out := make([]string, len(s.kinds))
+	for i, kd := range s.kinds {
+		out[i] = kd.Label
+	}
+	return out
+}
+
+// AddObjectHandler implements ObjectSource.
+func (s *CRDSource) AddObjectHandler(fn func(resource string)) { s.handlers.AddObject(fn) }
+
+// ObjectEndpoints implements ObjectSource: the named objects and every object of these kinds sharing a
+// name with them, made and merged as Endpoints makes and merges them (kind by kind, then by
+// namespace and name).
+func (s *CRDSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
+	if s.ObjectKinds() == nil {
+		return Result{}, fmt.Errorf("these kinds cannot make the endpoints of single objects")
+	}
+	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
+		label, namespace, name := splitResource(resource)
+		i, ok := s.byLabel[label]
+		if !ok {
+			return nil, false, fmt.Errorf("%s is none of this source's kinds", resource)
+		}
+		obj, found, err := s.indexes[i].GetByKey(namespace + "/" + name)
+		if err != nil || !found {
+			return nil, false, err
+		}
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
+		}
+		return s.objectEndpoints(s.kinds[i], u, problems), true, nil
+	}, func(a, b string) int {
+		if la, lb := s.byLabel[ResourceKind(a)], s.byLabel[ResourceKind(b)]; la != lb {
+			return la - lb
+		}
+		return compareNamespacedResources(a, b)
+	})
 }
 
 // CRDStatic is the StaticKind of a CRDSource kind: objects names the object kinds it may read from

@@ -64,6 +64,13 @@ func (s *Source) AddEventHandler(fn func()) {
 	s.services.handlers.Add(fn)
 }
 
+// AddObjectHandler registers fn for every change of a Host (naming it) or a Service (naming none: a
+// Host's targets are the Service's addresses).
+func (s *Source) AddObjectHandler(fn func(resource string)) {
+	s.CRDSource.AddObjectHandler(fn)
+	s.services.handlers.Add(func() { fn("") })
+}
+
 // newSource starts the Service informer in --namespace, then the Host informer, and waits for both.
 func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 	if env.Kube == nil {
