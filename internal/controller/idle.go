@@ -20,7 +20,9 @@ type generationReader interface {
 	Generation() (serial, mutations uint64, ok bool)
 	// Refresh lists the provider if Records would, without folding or copying the records.
 	Refresh(ctx context.Context) error
-	RecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error)
+	// SharedRecordsWithGeneration is Records with that generation, the cache's own endpoints
+	// without copies: the controller only reads them (a plan copies what it changes).
+	SharedRecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error)
 }
 
 // idleMemo remembers what the last complete plan that changed nothing was made of. A reconcile whose
@@ -127,7 +129,7 @@ func (c *Controller) records(ctx context.Context) (eps []*endpoint.Endpoint, ser
 		eps, err = c.registry.Records(ctx)
 		return eps, 0, 0, false, err
 	}
-	eps, serial, mutations, err = gr.RecordsWithGeneration(ctx)
+	eps, serial, mutations, err = gr.SharedRecordsWithGeneration(ctx)
 	return eps, serial, mutations, true, err
 }
 

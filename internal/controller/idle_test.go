@@ -2,9 +2,11 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,10 +16,13 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 )
 
-// readCountingRegistry is the TXT registry counting the calls that copy its whole cache.
+// readCountingRegistry is the TXT registry counting the calls that read its whole cache; it keeps
+// the last records it shared and what they said when handed out.
 type readCountingRegistry struct {
 	*txt.Registry
-	reads int
+	reads               int
+	shared              []*endpoint.Endpoint
+	sharedWhenHandedOut []string
 }
 
 func (r *readCountingRegistry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
@@ -25,9 +30,20 @@ func (r *readCountingRegistry) Records(ctx context.Context) ([]*endpoint.Endpoin
 	return r.Registry.Records(ctx)
 }
 
-func (r *readCountingRegistry) RecordsWithGeneration(ctx context.Context) ([]*endpoint.Endpoint, uint64, uint64, error) {
+func (r *readCountingRegistry) SharedRecordsWithGeneration(ctx context.Context) ([]*endpoint.Endpoint, uint64, uint64, error) {
 	r.reads++
-	return r.Registry.RecordsWithGeneration(ctx)
+	eps, serial, mutations, err := r.Registry.SharedRecordsWithGeneration(ctx)
+	r.shared, r.sharedWhenHandedOut = eps, renderRecords(eps)
+	return eps, serial, mutations, err
+}
+
+// renderRecords is everything a record says, one line each.
+func renderRecords(eps []*endpoint.Endpoint) []string {
+	out := make([]string, len(eps))
+	for i, e := range eps {
+		out[i] = fmt.Sprintf("%s %v %v", e, e.Labels, e.ProviderSpecific)
+	}
+	return out
 }
 
 func newIdleController(t *testing.T, src *listSource, cacheInterval time.Duration) (*Controller, *readCountingRegistry, *inmemory.Provider) {
@@ -208,5 +224,32 @@ func TestIdleResyncRelistingDoesNotReplan(t *testing.T) {
 	}
 	if out := resync(); len(out.Changes.Create) != 1 || out.Changes.Create[0].DNSName != "web.example.com" {
 		t.Fatalf("record deleted out of band not recreated at the next resync: %+v", out.Changes)
+	}
+}
+
+// A full plan reads the registry's own records (SharedRecordsWithGeneration, no copies): nothing the
+// controller, the plan or the apply does may change them, since every later reader shares them. A
+// run that creates, updates (targets, TTL) and deletes must leave the records it read as they were
+// handed out.
+func TestFullRunsLeaveTheSharedRecordsAlone(t *testing.T) {
+	src := &listSource{eps: []*endpoint.Endpoint{
+		a("keep.example.com", "192.0.2.1", "ingress/default/keep"),
+		a("change.example.com", "192.0.2.2", "ingress/default/change"),
+		a("gone.example.com", "192.0.2.3", "ingress/default/gone"),
+	}}
+	c, reg, _ := newIdleController(t, src, time.Hour)
+	mustRun(t, c)
+	changed := a("change.example.com", "192.0.2.20", "ingress/default/change")
+	changed.RecordTTL = 300
+	src.mu.Lock()
+	src.eps = []*endpoint.Endpoint{src.eps[0], changed, a("new.example.com", "192.0.2.4", "ingress/default/new")}
+	src.mu.Unlock()
+	reg.shared = nil
+	out := mustRun(t, c)
+	if out.Changes.Len() < 3 || len(reg.shared) == 0 {
+		t.Fatalf("the run made %d changes from %d shared records; the test needs a create, an update and a delete planned over the shared records", out.Changes.Len(), len(reg.shared))
+	}
+	if after := renderRecords(reg.shared); !slices.Equal(reg.sharedWhenHandedOut, after) {
+		t.Fatalf("a full run changed the records it read:\nhanded out %v\nafter      %v", reg.sharedWhenHandedOut, after)
 	}
 }
