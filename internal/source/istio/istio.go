@@ -83,10 +83,12 @@ type Source struct {
 	handlers  source.Handlers
 	// static: the objects come from manifests, not the API server; no Events are sent for them.
 	static bool
+	// merged lets an object's events make the endpoints of that object (ObjectEndpoints).
+	merged source.MergedObjects
 }
 
 var (
-	_ source.Source       = (*Source)(nil)
+	_ source.ObjectSource = (*Source)(nil)
 	_ source.ObjectLookup = (*Source)(nil)
 )
 
@@ -112,6 +114,10 @@ func newSource(ctx context.Context, env source.Env, vs bool) (*Source, error) {
 	if vs {
 		gvrs = append(gvrs, VirtualServiceResource)
 	}
+	// The events of the objects published name them; a Service's (a Gateway's targets) and, for
+	// VirtualServices, a Gateway's concern every object and plan everything.
+	published := gvrs[len(gvrs)-1]
+	s.handlers.NameObjects(source.Resource{Group: published.Group, Resource: published.Resource}.String(), s.label())
 	idx, err := source.WatchDynamic(ctx, env.Dynamic, env.Config.Namespace, &s.handlers, gvrs...)
 	if err != nil {
 		return nil, err
@@ -160,7 +166,61 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 			eps = append(eps, g.gateway(u)...)
 		}
 	}
+	s.merged.Remember(eps)
 	return source.Result{Endpoints: source.MergeEndpoints(eps), Problems: problems.Items()}, nil
+}
+
+// label is the resource-label kind of the objects the source publishes.
+func (s *Source) label() string {
+	if s.vs {
+		return "virtualservice"
+	}
+	return "gateway"
+}
+
+// ObjectKinds implements source.ObjectSource: a Gateway's or VirtualService's endpoints depend on it,
+// on the objects of its kind they are merged with (ObjectEndpoints makes those too), and on Services
+// and Gateways, whose events plan everything.
+func (s *Source) ObjectKinds() []string {
+	if s.static {
+		return nil
+	}
+	return []string{s.label()}
+}
+
+// AddObjectHandler implements source.ObjectSource.
+func (s *Source) AddObjectHandler(fn func(resource string)) { s.handlers.AddObject(fn) }
+
+// ObjectEndpoints implements source.ObjectSource: the named objects and every object of the kind
+// sharing a name with them, made and merged as Endpoints makes and merges them, with one view of the
+// Services (and Gateways) for the whole answer.
+func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (source.Result, error) {
+	idx := s.gateways
+	if s.vs {
+		idx = s.vservices
+	}
+	var g *generation
+	return s.merged.EndpointsOf(ctx, resources, func(resource string, problems *source.Problems) ([]*endpoint.Endpoint, bool, error) {
+		kind, key, _ := strings.Cut(resource, "/")
+		if kind != s.label() {
+			return nil, false, fmt.Errorf("%s is not a %s", resource, s.label())
+		}
+		obj, found, err := idx.GetByKey(key)
+		if err != nil || !found {
+			return nil, false, err
+		}
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
+		}
+		if g == nil {
+			g = &generation{s: s, problems: problems, services: s.sortedServices()}
+		}
+		if s.vs {
+			return g.virtualService(u), true, nil
+		}
+		return g.gateway(u), true, nil
+	})
 }
 
 // generation is one Endpoints pass.
