@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -180,4 +181,25 @@ func ingLB(ipOrHost string) networkingv1.IngressLoadBalancerIngress {
 
 func kubernetesForConfig(cfg *rest.Config) (kubernetes.Interface, error) {
 	return kubernetes.NewForConfig(cfg)
+}
+
+// awaitNamed waits up to 30 s for an event naming want, skipping events naming other objects; an
+// event naming no object before it fails the test (that event would plan everything), unless want is
+// "" itself.
+func awaitNamed(t *testing.T, named <-chan string, what, want string) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case got := <-named:
+			if got == want {
+				return
+			}
+			if got == "" {
+				t.Fatalf("%s: an event names no object; want %q", what, want)
+			}
+		case <-deadline:
+			t.Fatalf("%s: no event naming %q", what, want)
+		}
+	}
 }

@@ -37,23 +37,7 @@ func TestNodeAndPodEventsNameTheirObjects(t *testing.T) {
 	nodeEvents, podEvents := make(chan string, 100), make(chan string, 100)
 	nodes.AddObjectHandler(func(r string) { nodeEvents <- r })
 	pods.AddObjectHandler(func(r string) { podEvents <- r })
-	expect := func(ch chan string, what, want string) {
-		t.Helper()
-		deadline := time.After(30 * time.Second)
-		for {
-			select {
-			case got := <-ch:
-				if got == want {
-					return
-				}
-				if got == "" {
-					t.Fatalf("%s: an event names no object; want %q", what, want)
-				}
-			case <-deadline:
-				t.Fatalf("%s: no event naming %q", what, want)
-			}
-		}
-	}
+	expect := func(ch chan string, what, want string) { t.Helper(); awaitNamed(t, ch, what, want) }
 	createNode(t, client, "n1", false, nil, nil, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: "198.51.100.1"})
 	expect(nodeEvents, "node n1", "node/n1")
 	createNode(t, client, "n2", false, nil, nil, corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: "198.51.100.2"})

@@ -34,25 +34,7 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 	}
 	named := make(chan string, 100)
 	src.AddObjectHandler(func(resource string) { named <- resource })
-	// expect waits for an event naming want; an event naming no object before it fails the test
-	// (that event would plan everything).
-	expect := func(what, want string) {
-		t.Helper()
-		deadline := time.After(30 * time.Second)
-		for {
-			select {
-			case got := <-named:
-				if got == want {
-					return
-				}
-				if got == "" {
-					t.Fatalf("%s: an event names no object; want %q", what, want)
-				}
-			case <-deadline:
-				t.Fatalf("%s: no event naming %q", what, want)
-			}
-		}
-	}
+	expect := func(what, want string) { t.Helper(); awaitNamed(t, named, what, want) }
 	create := func(obj any) {
 		t.Helper()
 		var err error
@@ -114,19 +96,7 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 	}
 
 	create(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}})
-	everything := func(what string) {
-		t.Helper()
-		for {
-			select {
-			case got := <-named:
-				if got == "" {
-					return
-				}
-			case <-time.After(30 * time.Second):
-				t.Fatalf("%s: no event naming everything", what)
-			}
-		}
-	}
+	everything := func(what string) { t.Helper(); awaitNamed(t, named, what, "") }
 	everything("a new node")
 	// A heartbeat changes nothing the source reads (the cache holds nodes cut down to their
 	// addresses): no event. An address change plans everything: exactly one event.
