@@ -35,6 +35,8 @@ type Source struct {
 	handlers   source.Handlers
 	// static: the objects come from manifests; no Events.
 	static bool
+	// merged lets a Proxy's events make the endpoints of that Proxy (ObjectEndpoints).
+	merged source.MergedObjects
 }
 
 // stores are the caches the source reads, in every namespace.
@@ -43,7 +45,7 @@ type stores struct {
 }
 
 var (
-	_ source.Source       = (*Source)(nil)
+	_ source.ObjectSource = (*Source)(nil)
 	_ source.ObjectLookup = (*Source)(nil)
 )
 
@@ -84,6 +86,9 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 	if err := source.StartAndSync(ctx, watched, &s.handlers, kube.Start); err != nil {
 		return nil, err
 	}
+	// A Proxy's events name it; a VirtualService's, Gateway's, Service's or Ingress's can concern any
+	// Proxy and plan everything.
+	s.handlers.NameObjects(source.Resource{Group: ProxyResource.Group, Resource: ProxyResource.Resource}.String(), label)
 	idx, err := source.WatchDynamic(ctx, env.Dynamic, "", &s.handlers, ProxyResource, VirtualServiceResource, GatewayResource)
 	if err != nil {
 		return nil, err
@@ -124,7 +129,43 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 			eps = append(eps, s.proxyEndpoints(u, &problems)...)
 		}
 	}
+	s.merged.Remember(eps)
 	return source.Result{Endpoints: source.MergeEndpoints(eps), Problems: problems.Items()}, nil
+}
+
+// ObjectKinds implements source.ObjectSource: a Proxy's endpoints depend on it, on the Proxies they
+// are merged with (ObjectEndpoints makes those too), and on objects whose events plan everything.
+func (s *Source) ObjectKinds() []string {
+	if s.static {
+		return nil
+	}
+	return []string{label}
+}
+
+// AddObjectHandler implements source.ObjectSource.
+func (s *Source) AddObjectHandler(fn func(resource string)) { s.handlers.AddObject(fn) }
+
+// ObjectEndpoints implements source.ObjectSource: the named Proxies and every Proxy sharing a name
+// with them, made and merged as Endpoints makes and merges them.
+func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (source.Result, error) {
+	return s.merged.EndpointsOf(ctx, resources, func(resource string, problems *source.Problems) ([]*endpoint.Endpoint, bool, error) {
+		kind, key, _ := strings.Cut(resource, "/")
+		if kind != label {
+			return nil, false, fmt.Errorf("%s is not a %s", resource, proxyKind)
+		}
+		obj, found, err := s.st.proxies.GetByKey(key)
+		if err != nil || !found {
+			return nil, false, err
+		}
+		u, ok := obj.(*unstructured.Unstructured)
+		if !ok {
+			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
+		}
+		if !s.namespaces[u.GetNamespace()] {
+			return nil, true, nil
+		}
+		return s.proxyEndpoints(u, problems), true, nil
+	})
 }
 
 func (s *Source) proxyEndpoints(u *unstructured.Unstructured, problems *source.Problems) []*endpoint.Endpoint {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -144,6 +145,31 @@ func TestProxies(t *testing.T) {
 	}
 	if _, ok := src.(source.ObjectLookup).LookupObject("VirtualService", "team-a", "agg"); !ok {
 		t.Error("LookupObject(VirtualService) found nothing")
+	}
+	// An event's plan reads, for each Proxy alone, what the full listing publishes at its names; the
+	// Proxy outside --gloo-namespace publishes nothing either way.
+	var proxies []string
+	for _, name := range []string{"gateway-proxy", "targeted", "ingressed", "internal-proxy", "orphan", "dangling", "badgw"} {
+		proxies = append(proxies, "proxy/gloo-system/"+name)
+	}
+	sourcetest.ObjectEndpointsMatch(t, src.(source.ObjectSource), append(proxies, "proxy/elsewhere/gateway-proxy"))
+	named := make(chan string, 10)
+	src.(source.ObjectSource).AddObjectHandler(func(r string) { named <- r })
+	orphan, err := dyn.Resource(ProxyResource).Namespace("gloo-system").Get(context.Background(), "orphan", metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan.SetAnnotations(map[string]string{sourcetest.AnnotationPrefix + "ttl": "30"})
+	if _, err := dyn.Resource(ProxyResource).Namespace("gloo-system").Update(context.Background(), orphan, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-named:
+		if r != "proxy/gloo-system/orphan" {
+			t.Errorf("a Proxy's update names %q", r)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("no event for a Proxy's update")
 	}
 
 	_, got, _ = sourcetest.Endpoints(t, Kind(), env, source.Config{GlooNamespaces: []string{"elsewhere"}})
