@@ -97,17 +97,18 @@ func (p *planner) result() Result {
 	})
 
 	changes := &Changes{} // an empty list stays nil: the webhook protocol's JSON says null
+	slab := newCopySlab(p.creates, p.updates)
 	if len(p.creates) > 0 {
 		changes.Create = make([]*endpoint.Endpoint, len(p.creates))
 		for i, c := range p.creates {
-			changes.Create[i] = c.ep.DeepCopy()
+			changes.Create[i] = slab.copyOf(c.ep)
 		}
 	}
 	if len(p.updates) > 0 {
 		changes.UpdateOld = make([]*endpoint.Endpoint, len(p.updates))
 		changes.UpdateNew = make([]*endpoint.Endpoint, len(p.updates))
 		for i, u := range p.updates {
-			changes.UpdateOld[i], changes.UpdateNew[i] = u.old, updatedEndpoint(u.ep, u.old)
+			changes.UpdateOld[i], changes.UpdateNew[i] = u.old, slab.updatedEndpoint(u.ep, u.old)
 		}
 	}
 	if len(p.deletes) > 0 {
