@@ -60,14 +60,14 @@ func (s *copySlab) withoutLabels(e *endpoint.Endpoint) *endpoint.Endpoint {
 // survive; the resource label follows the candidate that now holds the record.
 func (s *copySlab) updatedEndpoint(winner, current *endpoint.Endpoint) *endpoint.Endpoint {
 	out := s.withoutLabels(winner)
-	labels := make(endpoint.Labels, len(current.Labels)+len(winner.Labels))
+	// The current record's labels, then the candidate's over them but for the owner: cloning a map is
+	// one copy of its memory where building one inserts key by key.
+	labels := maps.Clone(current.Labels)
+	if labels == nil {
+		labels = make(endpoint.Labels, len(winner.Labels))
+	}
 	for k, v := range winner.Labels {
 		if k != endpoint.OwnerLabelKey {
-			labels[k] = v
-		}
-	}
-	for k, v := range current.Labels {
-		if _, set := labels[k]; !set || k == endpoint.OwnerLabelKey {
 			labels[k] = v
 		}
 	}

@@ -4,19 +4,20 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
+// owned reports whether an entry is a current record we own (or the owner we migrate from owns).
+// It is asked only where a row plans a change or a choice depends on it: most rows are in sync and
+// never read their records' owner labels, whose maps lie elsewhere in memory.
+func (p *planner) owned(e entry) bool {
+	return !e.desired && ours(e.ep, p.ownerID, p.oldOwnerID)
+}
+
 // planRow plans one (name, set identifier) row: section 7.2 of the behaviour reference.
 func (p *planner) planRow(row []entry) {
 	p.groups = splitRow(row, p.groups[:0])
 	p.pending = p.pending[:0]
 
 	var hasCandidates, cnameCandidate, otherCandidate bool
-	var foreign *endpoint.Endpoint // the current record in the row that is not ours, reported first
 	for _, g := range p.groups {
-		for _, c := range g.current {
-			if !c.owned && (foreign == nil || reportedFirst(c.ep, foreign)) {
-				foreign = c.ep
-			}
-		}
 		if len(g.candidates) > 0 {
 			hasCandidates = true
 			if g.rank == p.cnameRank {
@@ -52,7 +53,8 @@ func (p *planner) planRow(row []entry) {
 			}
 			if needsUpdate(r.winner, current.ep) {
 				p.update(current, r.winner, false)
-			} else if current.owned && p.migrating(current.ep) {
+			} else if p.migrating(current.ep) { // a record of the owner we migrate from is ours
+
 				p.update(current, r.winner, true)
 			}
 		}
@@ -60,6 +62,17 @@ func (p *planner) planRow(row []entry) {
 
 	// A create is planned only when nothing in the row belongs to someone else: the name is theirs.
 	// The copy is made in result, once the creates are sorted.
+	if len(p.pending) == 0 {
+		return
+	}
+	var foreign *endpoint.Endpoint // the current record in the row that is not ours, reported first
+	for _, g := range p.groups {
+		for _, c := range g.current {
+			if !p.owned(c) && (foreign == nil || reportedFirst(c.ep, foreign)) {
+				foreign = c.ep
+			}
+		}
+	}
 	for _, c := range p.pending {
 		if foreign != nil {
 			p.mismatch(p.t.keyOf(c), ActionCreate, foreign, c.ep.Resource())
@@ -73,13 +86,13 @@ func (p *planner) planRow(row []entry) {
 // an owner mismatch.
 func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly bool) {
 	if !p.policy.allowsUpdates() {
-		if current.owned {
+		if p.owned(current) {
 			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource(),
 				OwnerMigration: ownerOnly})
 		}
 		return
 	}
-	if !current.owned {
+	if !p.owned(current) {
 		p.mismatch(p.t.key(current), ActionUpdate, current.ep, winner.Resource())
 		return
 	}
@@ -91,17 +104,17 @@ func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly boo
 // record, not a mismatch; one standing in the way of a desired name is reported, with the resource
 // of the row's winning candidate (row and dropCNAME say which it is).
 func (p *planner) delete(current entry, contested bool, row []entry, dropCNAME bool) {
-	if current.owned && p.unreadable.covers(current.ep.Resource()) {
+	if p.owned(current) && p.unreadable.covers(current.ep.Resource()) {
 		p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource(), Unreadable: true})
 		return
 	}
 	if !p.policy.allowsDeletes() {
-		if current.owned {
+		if p.owned(current) {
 			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource()})
 		}
 		return
 	}
-	if !current.owned {
+	if !p.owned(current) {
 		if contested {
 			p.mismatch(p.t.key(current), ActionDelete, current.ep, p.rowWinner(row, dropCNAME).Resource())
 		}
@@ -132,7 +145,7 @@ func (p *planner) pickCurrent(current, cands []entry) (entry, resolution) {
 }
 
 func (p *planner) preferCurrent(a entry, ar resolution, b entry, br resolution) bool {
-	if ao, bo := a.owned, b.owned; ao != bo {
+	if ao, bo := p.owned(a), p.owned(b); ao != bo {
 		return ao
 	}
 	if as, bs := !needsUpdate(ar.winner, a.ep), !needsUpdate(br.winner, b.ep); as != bs {

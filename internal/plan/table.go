@@ -2,6 +2,7 @@ package plan
 
 import (
 	"cmp"
+	"hash/maphash"
 	"slices"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -21,7 +22,6 @@ type entry struct {
 	setID   int32 // index into table.setIDs; 0 is no set identifier
 	rank    int32 // the record type's index in table.types, which orders as the type names do
 	desired bool
-	owned   bool // a current record we own (or the one we migrate from owns)
 }
 
 // table is the plan table and the lists its entries index.
@@ -38,7 +38,7 @@ func (t *table) key(e entry) endpoint.Key {
 
 // buildTable filters current and desired endpoints and lays them out row by row.
 //
-// Endpoints are grouped by name (groupNames, which numbers names in order of first appearance) and a
+// Endpoints are grouped by name (groupByHash, which numbers names in order of first appearance) and a
 // counting sort rather than by sorting them all: rows are independent, so the order they are planned
 // in does not matter (the output is sorted at the end), and sorting 10^5 entries by three strings
 // cost more than the whole rest of the plan. Grouping by name alone hashes less than by a struct;
@@ -49,6 +49,10 @@ func buildTable(in Input, types recordTypeFilter) table {
 	var setIDs map[string]int32    // made at the first set identifier
 	inOrder := make([]entry, 0, n) // the kept endpoints in input order; name is set below
 	names := make([]string, 0, n)
+	// Each name is hashed here, while its bytes are in the cache from nameKey, rather than in a second
+	// pass over 10^5 strings scattered through memory.
+	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
+	hashes := make([]uint64, 0, n)
 	for i := range n {
 		ep := endpointAt(in, i)
 		if ep == nil {
@@ -74,12 +78,11 @@ func buildTable(in Input, types recordTypeFilter) table {
 			}
 		}
 		desired := i >= len(in.Current)
-		// The owner of a current record is looked up here, where its endpoint is already in the cache.
-		owned := !desired && ours(ep, in.OwnerID, in.OldOwnerID)
-		inOrder = append(inOrder, entry{ep: ep, setID: setID, rank: int32(rank), desired: desired, owned: owned})
+		inOrder = append(inOrder, entry{ep: ep, setID: setID, rank: int32(rank), desired: desired})
 		names = append(names, name)
+		hashes = append(hashes, maphash.String(seed, name))
 	}
-	group, distinct := groupNames(names)
+	group, distinct := groupByHash(names, hashes)
 	t.names = distinct
 	groupSize := make([]int32, len(distinct))
 	for k, g := range group {
