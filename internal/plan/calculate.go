@@ -45,11 +45,11 @@ type keyed struct {
 }
 
 func keyedAt(at entry, ep, old *endpoint.Endpoint) keyed {
-	return keyed{ep: ep, old: old, name: at.name, setID: at.setID, rank: at.rank}
+	return keyed{ep: ep, old: old, name: at.name, setID: at.setID, rank: at.rank()}
 }
 
 func (t *table) keyOf(k keyed) endpoint.Key {
-	return t.key(entry{name: k.name, setID: k.setID, rank: k.rank})
+	return t.keyOfParts(k.name, k.setID, k.rank)
 }
 
 // planner accumulates the plan of one Calculate call.

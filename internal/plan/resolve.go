@@ -73,11 +73,11 @@ func compareLabels(a, b endpoint.Labels) int {
 }
 
 // minCandidate returns the smallest candidate in compareCandidates order.
-func minCandidate(cands []entry) *endpoint.Endpoint {
-	best := cands[0].ep
+func (t *table) minCandidate(cands []entry) *endpoint.Endpoint {
+	best := t.ep(cands[0])
 	for _, c := range cands[1:] {
-		if compareCandidates(c.ep, best) < 0 {
-			best = c.ep
+		if compareCandidates(t.ep(c), best) < 0 {
+			best = t.ep(c)
 		}
 	}
 	return best
@@ -92,46 +92,46 @@ type resolution struct {
 }
 
 // resolveCreate picks the candidate for a record set that does not exist yet.
-func resolveCreate(cands []entry) resolution {
-	return resolution{winner: minCandidate(cands)}
+func (t *table) resolveCreate(cands []entry) resolution {
+	return resolution{winner: t.minCandidate(cands)}
 }
 
 // resolveUpdate picks the candidate for an existing record set: the resource that holds it keeps it
 // (external-dns's "first resource to take a name keeps it"); otherwise the smallest candidate.
-func resolveUpdate(current *endpoint.Endpoint, cands []entry) resolution {
+func (t *table) resolveUpdate(current *endpoint.Endpoint, cands []entry) resolution {
 	if len(cands) == 1 {
 		// The one candidate wins whoever holds the record set, and with no loser heldBy is never
 		// read: skip looking up both resource labels.
-		return resolution{winner: cands[0].ep}
+		return resolution{winner: t.ep(cands[0])}
 	}
 	holder := current.Resource()
 	var best *endpoint.Endpoint
 	for _, c := range cands {
-		if c.ep.Resource() == holder && (best == nil || compareCandidates(c.ep, best) < 0) {
-			best = c.ep
+		if t.ep(c).Resource() == holder && (best == nil || compareCandidates(t.ep(c), best) < 0) {
+			best = t.ep(c)
 		}
 	}
 	if best == nil {
-		return resolveCreate(cands)
+		return t.resolveCreate(cands)
 	}
 	return resolution{winner: best, heldBy: holder}
 }
 
 // losers reports every candidate other than the winner as a conflict. An exact duplicate of the winner
 // from the same resource is not a conflict: it asks for the very same record set.
-func (r resolution) losers(key endpoint.Key, cands []entry, out []Conflict) []Conflict {
+func (r resolution) losers(t *table, key endpoint.Key, cands []entry, out []Conflict) []Conflict {
 	for _, c := range cands {
-		if c.ep == r.winner || sameRecordRequest(c.ep, r.winner) {
+		if t.ep(c) == r.winner || sameRecordRequest(t.ep(c), r.winner) {
 			continue
 		}
 		reason := "candidate with the smaller target set wins"
 		switch {
-		case r.heldBy != "" && c.ep.Resource() != r.heldBy:
+		case r.heldBy != "" && t.ep(c).Resource() != r.heldBy:
 			reason = "name already held by " + describeResource(r.heldBy)
-		case compareTargetsAsExternalDNS(r.winner.Targets, c.ep.Targets) == 0:
+		case compareTargetsAsExternalDNS(r.winner.Targets, t.ep(c).Targets) == 0:
 			reason = "equal target sets; tie broken by resource name, then TTL"
 		}
-		out = append(out, Conflict{Key: key, Winner: r.winner.Resource(), Loser: c.ep.Resource(), Reason: reason})
+		out = append(out, Conflict{Key: key, Winner: r.winner.Resource(), Loser: t.ep(c).Resource(), Reason: reason})
 	}
 	return out
 }

@@ -8,7 +8,7 @@ import (
 // It is asked only where a row plans a change or a choice depends on it: most rows are in sync and
 // never read their records' owner labels, whose maps lie elsewhere in memory.
 func (p *planner) owned(e entry) bool {
-	return !e.desired && ours(e.ep, p.ownerID, p.oldOwnerID)
+	return !e.desired() && ours(p.t.ep(e), p.ownerID, p.oldOwnerID)
 }
 
 // planRow plans one (name, set identifier) row: section 7.2 of the behaviour reference.
@@ -39,8 +39,8 @@ func (p *planner) planRow(row []entry) {
 		}
 		switch {
 		case len(g.current) == 0 && len(cands) > 0:
-			r := resolveCreate(cands)
-			p.conflicts = r.losers(p.t.key(cands[0]), cands, p.conflicts)
+			r := p.t.resolveCreate(cands)
+			p.conflicts = r.losers(p.t, p.t.key(cands[0]), cands, p.conflicts)
 			p.pending = append(p.pending, keyedAt(cands[0], r.winner, nil))
 		case len(g.current) > 0 && len(cands) == 0:
 			for _, c := range g.current {
@@ -49,11 +49,11 @@ func (p *planner) planRow(row []entry) {
 		case len(g.current) > 0:
 			current, r := p.pickCurrent(g.current, cands)
 			if len(cands) > 1 {
-				p.conflicts = r.losers(p.t.key(current), cands, p.conflicts)
+				p.conflicts = r.losers(p.t, p.t.key(current), cands, p.conflicts)
 			}
-			if needsUpdate(r.winner, current.ep) {
+			if needsUpdate(r.winner, p.t.ep(current)) {
 				p.update(current, r.winner, false)
-			} else if p.migrating(current.ep) { // a record of the owner we migrate from is ours
+			} else if p.migrating(p.t.ep(current)) { // a record of the owner we migrate from is ours
 
 				p.update(current, r.winner, true)
 			}
@@ -68,8 +68,8 @@ func (p *planner) planRow(row []entry) {
 	var foreign *endpoint.Endpoint // the current record in the row that is not ours, reported first
 	for _, g := range p.groups {
 		for _, c := range g.current {
-			if !p.owned(c) && (foreign == nil || reportedFirst(c.ep, foreign)) {
-				foreign = c.ep
+			if !p.owned(c) && (foreign == nil || reportedFirst(p.t.ep(c), foreign)) {
+				foreign = p.t.ep(c)
 			}
 		}
 	}
@@ -85,42 +85,44 @@ func (p *planner) planRow(row []entry) {
 // The policy is applied before the owner filter, so a change the policy forbids is not reported as
 // an owner mismatch.
 func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly bool) {
+	record := p.t.ep(current)
 	if !p.policy.allowsUpdates() {
 		if p.owned(current) {
-			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionUpdate, Record: current.ep, Resource: winner.Resource(),
+			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionUpdate, Record: record, Resource: winner.Resource(),
 				OwnerMigration: ownerOnly})
 		}
 		return
 	}
 	if !p.owned(current) {
-		p.mismatch(p.t.key(current), ActionUpdate, current.ep, winner.Resource())
+		p.mismatch(p.t.key(current), ActionUpdate, record, winner.Resource())
 		return
 	}
-	// ep is the winning candidate here; result makes the UpdateNew endpoint once the updates are sorted.
-	p.updates = append(p.updates, keyedAt(current, winner, current.ep))
+	// The winning candidate, beside the record: result makes UpdateNew once the updates are sorted.
+	p.updates = append(p.updates, keyedAt(current, winner, record))
 }
 
 // delete drops a current record. A foreign record nobody here asks for is simply someone else's
 // record, not a mismatch; one standing in the way of a desired name is reported, with the resource
 // of the row's winning candidate (row and dropCNAME say which it is).
 func (p *planner) delete(current entry, contested bool, row []entry, dropCNAME bool) {
-	if p.owned(current) && p.unreadable.covers(current.ep.Resource()) {
-		p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource(), Unreadable: true})
+	ep := p.t.ep(current)
+	if p.owned(current) && p.unreadable.covers(ep.Resource()) {
+		p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: ep, Resource: ep.Resource(), Unreadable: true})
 		return
 	}
 	if !p.policy.allowsDeletes() {
 		if p.owned(current) {
-			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: current.ep, Resource: current.ep.Resource()})
+			p.held = append(p.held, HeldChange{Key: p.t.key(current), Action: ActionDelete, Record: ep, Resource: ep.Resource()})
 		}
 		return
 	}
 	if !p.owned(current) {
 		if contested {
-			p.mismatch(p.t.key(current), ActionDelete, current.ep, p.rowWinner(row, dropCNAME).Resource())
+			p.mismatch(p.t.key(current), ActionDelete, ep, p.rowWinner(row, dropCNAME).Resource())
 		}
 		return
 	}
-	p.deletes = append(p.deletes, keyedAt(current, current.ep, nil))
+	p.deletes = append(p.deletes, keyedAt(current, ep, nil))
 }
 
 func (p *planner) mismatch(key endpoint.Key, action Action, holder *endpoint.Endpoint, resource string) {
@@ -134,9 +136,9 @@ func (p *planner) mismatch(key endpoint.Key, action Action, holder *endpoint.End
 // twice (two spellings of a name), the choice prefers ours, then one already in sync, then the
 // smallest: a pick that moved each time the other duplicate was updated would never converge.
 func (p *planner) pickCurrent(current, cands []entry) (entry, resolution) {
-	best, bestR := current[0], resolveUpdate(current[0].ep, cands)
+	best, bestR := current[0], p.t.resolveUpdate(p.t.ep(current[0]), cands)
 	for _, c := range current[1:] {
-		r := resolveUpdate(c.ep, cands)
+		r := p.t.resolveUpdate(p.t.ep(c), cands)
 		if p.preferCurrent(c, r, best, bestR) {
 			best, bestR = c, r
 		}
@@ -148,21 +150,21 @@ func (p *planner) preferCurrent(a entry, ar resolution, b entry, br resolution) 
 	if ao, bo := p.owned(a), p.owned(b); ao != bo {
 		return ao
 	}
-	if as, bs := !needsUpdate(ar.winner, a.ep), !needsUpdate(br.winner, b.ep); as != bs {
+	if as, bs := !needsUpdate(ar.winner, p.t.ep(a)), !needsUpdate(br.winner, p.t.ep(b)); as != bs {
 		return as
 	}
-	return compareCandidates(a.ep, b.ep) < 0
+	return compareCandidates(p.t.ep(a), p.t.ep(b)) < 0
 }
 
 // rowWinner is the smallest surviving candidate of the row.
 func (p *planner) rowWinner(row []entry, dropCNAME bool) *endpoint.Endpoint {
 	var best *endpoint.Endpoint
 	for _, e := range row {
-		if !e.desired || dropCNAME && e.rank == p.cnameRank {
+		if !e.desired() || dropCNAME && e.rank() == p.cnameRank {
 			continue
 		}
-		if best == nil || compareCandidates(e.ep, best) < 0 {
-			best = e.ep
+		if best == nil || compareCandidates(p.t.ep(e), best) < 0 {
+			best = p.t.ep(e)
 		}
 	}
 	return best
@@ -173,11 +175,11 @@ func (p *planner) rowWinner(row []entry, dropCNAME bool) *endpoint.Endpoint {
 func (p *planner) reportCNAMELosers(row []entry) {
 	winner := p.rowWinner(row, true)
 	for _, e := range row {
-		if e.desired && e.rank == p.cnameRank {
+		if e.desired() && e.rank() == p.cnameRank {
 			p.conflicts = append(p.conflicts, Conflict{
 				Key:    p.t.key(e),
 				Winner: winner.Resource(),
-				Loser:  e.ep.Resource(),
+				Loser:  p.t.ep(e).Resource(),
 				Reason: "CNAME candidate loses to " + winner.RecordType + " candidate",
 			})
 		}

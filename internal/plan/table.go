@@ -13,27 +13,54 @@ import (
 // with the current records before the candidates. Planning then walks sub-slices and allocates
 // nothing per row.
 //
-// An entry is 24 bytes with a single pointer: the row's name, the set identifier and the record type
-// are numbers into the table's lists, so that the table of 10^5 endpoints is small to build, to
-// scatter and for the garbage collector to scan.
+// An entry is 16 bytes without pointers: the endpoint, the row's name, the set identifier and the
+// record type are numbers into the table's lists, so that the table of 10^5 endpoints is small to
+// build and to scatter, and the garbage collector has nothing in it to scan.
 type entry struct {
-	ep      *endpoint.Endpoint
-	name    int32 // index into table.names: the nameKey of the DNS name, computed once per name
-	setID   int32 // index into table.setIDs; 0 is no set identifier
-	rank    int32 // the record type's index in table.types, which orders as the type names do
-	desired bool
+	at    int32  // the endpoint's index in table.current, or in table.desired for a candidate
+	name  int32  // index into table.names: the nameKey of the DNS name, computed once per name
+	setID int32  // index into table.setIDs; 0 is no set identifier
+	kind  uint32 // rank<<1, plus 1 for a candidate: orders by type, then current records first
+}
+
+func newEntry(at, setID, rank int32, desired bool) entry {
+	kind := uint32(rank) << 1
+	if desired {
+		kind |= 1
+	}
+	return entry{at: at, setID: setID, kind: kind}
+}
+
+// rank is the record type's index in table.types, which orders as the type names do.
+func (e entry) rank() int32 { return int32(e.kind >> 1) }
+
+// desired reports whether the entry is a candidate (a desired endpoint) rather than a current record.
+func (e entry) desired() bool { return e.kind&1 != 0 }
+
+// ep is the endpoint of an entry.
+func (t *table) ep(e entry) *endpoint.Endpoint {
+	if e.desired() {
+		return t.desired[e.at]
+	}
+	return t.current[e.at]
 }
 
 // table is the plan table and the lists its entries index.
 type table struct {
 	entries []entry
+	current []*endpoint.Endpoint // Input.Current and Input.Desired, which entries index
+	desired []*endpoint.Endpoint
 	names   []string
 	setIDs  []string
 	types   recordTypeFilter
 }
 
 func (t *table) key(e entry) endpoint.Key {
-	return endpoint.Key{DNSName: t.names[e.name], RecordType: t.types[e.rank], SetIdentifier: t.setIDs[e.setID]}
+	return t.keyOfParts(e.name, e.setID, e.rank())
+}
+
+func (t *table) keyOfParts(name, setID, rank int32) endpoint.Key {
+	return endpoint.Key{DNSName: t.names[name], RecordType: t.types[rank], SetIdentifier: t.setIDs[setID]}
 }
 
 // buildTable filters current and desired endpoints and lays them out row by row.
@@ -45,7 +72,7 @@ func (t *table) key(e entry) endpoint.Key {
 // set identifiers are rare and are sorted apart inside each name's group.
 func buildTable(in Input, types recordTypeFilter) table {
 	n := len(in.Current) + len(in.Desired)
-	t := table{setIDs: []string{""}, types: types}
+	t := table{current: in.Current, desired: in.Desired, setIDs: []string{""}, types: types}
 	var setIDs map[string]int32    // made at the first set identifier
 	inOrder := make([]entry, 0, n) // the kept endpoints in input order; name is set below
 	names := make([]string, 0, n)
@@ -77,8 +104,11 @@ func buildTable(in Input, types recordTypeFilter) table {
 				t.setIDs = append(t.setIDs, ep.SetIdentifier)
 			}
 		}
-		desired := i >= len(in.Current)
-		inOrder = append(inOrder, entry{ep: ep, setID: setID, rank: int32(rank), desired: desired})
+		at, desired := int32(i), i >= len(in.Current)
+		if desired {
+			at -= int32(len(in.Current))
+		}
+		inOrder = append(inOrder, newEntry(at, setID, int32(rank), desired))
 		names = append(names, name)
 		hashes = append(hashes, maphash.String(seed, name))
 	}
@@ -146,17 +176,7 @@ func (t *table) compareInGroup(a, b entry) int {
 	if a.setID != b.setID {
 		return cmp.Compare(t.setIDs[a.setID], t.setIDs[b.setID])
 	}
-	if c := cmp.Compare(a.rank, b.rank); c != 0 {
-		return c
-	}
-	switch {
-	case a.desired == b.desired:
-		return 0
-	case b.desired:
-		return -1
-	default:
-		return 1
-	}
+	return cmp.Compare(a.kind, b.kind) // type, then current records before candidates
 }
 
 // sameRow reports whether two entries belong to the same row.
@@ -173,14 +193,14 @@ type typeGroup struct {
 func splitRow(row []entry, groups []typeGroup) []typeGroup {
 	for i := 0; i < len(row); {
 		j := i
-		for j < len(row) && row[j].rank == row[i].rank {
+		for j < len(row) && row[j].rank() == row[i].rank() {
 			j++
 		}
 		k := i
-		for k < j && !row[k].desired {
+		for k < j && !row[k].desired() {
 			k++
 		}
-		groups = append(groups, typeGroup{rank: row[i].rank, current: row[i:k], candidates: row[k:j]})
+		groups = append(groups, typeGroup{rank: row[i].rank(), current: row[i:k], candidates: row[k:j]})
 		i = j
 	}
 	return groups
