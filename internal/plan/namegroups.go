@@ -6,7 +6,8 @@ import (
 )
 
 // groupNames numbers the distinct names of a list in order of first appearance: group[k] is the
-// number of names[k], and distinct[g] the name numbered g.
+// number of names[k], and distinct[g] the name numbered g. distinct takes the place of the front of
+// names, which the caller must not read afterwards.
 //
 // It does what a map from name to number does, faster at the plan's sizes: a map of 10^5 names is
 // megabytes, and every lookup misses the CPU cache twice. Here the names are first partitioned by
@@ -90,8 +91,10 @@ func groupByHash(names []string, hashes []uint64) (group []int32, distinct []str
 	}
 
 	// Number the groups in order of first appearance, in place: first[k] <= k, so the group of a
-	// name's first occurrence is known before its later ones.
-	distinct = make([]string, 0, groups)
+	// name's first occurrence is known before its later ones. distinct is written over the front of
+	// names (group g <= k is written at step k, after names[g] was last read), which saves a list of
+	// 10^5 strings per plan.
+	distinct = names[:0:groups]
 	for k := range group {
 		if f := first[k]; f == int32(k) {
 			group[k] = int32(len(distinct))
