@@ -93,22 +93,7 @@ func (r *Registry) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 // RecordsWithGeneration is Records together with the generation (see Generation) of the cache the
 // records were folded from, read under the same lock.
 func (r *Registry) RecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error) {
-	if eps, s, partial, ok := r.foldIfFresh(); ok {
-		return eps, s.serial, s.mutations, partial
-	}
-	r.opMu.Lock()
-	defer r.opMu.Unlock()
-	// Another caller may have listed while we waited.
-	if eps, s, partial, ok := r.foldIfFresh(); ok {
-		return eps, s.serial, s.mutations, partial
-	}
-	s, err := r.load(ctx)
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	r.mu.Lock() // fold updates the memo
-	defer r.mu.Unlock()
-	return r.fold(s), s.serial, s.mutations, s.partial
+	return r.recordsFoldedBy(ctx, r.fold)
 }
 
 // SharedRecordsWithGeneration is RecordsWithGeneration without the copies: the endpoints are the
@@ -120,21 +105,28 @@ func (r *Registry) RecordsWithGeneration(ctx context.Context) (eps []*endpoint.E
 // A full plan at 10^5 records reads every record once; copying them all first cost more than the plan
 // (issue 15). RecordsWithGeneration keeps its copies for callers that change what they get.
 func (r *Registry) SharedRecordsWithGeneration(ctx context.Context) (eps []*endpoint.Endpoint, serial, mutations uint64, err error) {
-	if eps, s, partial, ok := r.foldSharedIfFresh(); ok {
+	return r.recordsFoldedBy(ctx, r.foldShared)
+}
+
+// recordsFoldedBy is the cache folded by fold (copies or shared endpoints) with its generation, read
+// under the same lock; the provider is listed when the cache is older than the cache interval.
+func (r *Registry) recordsFoldedBy(ctx context.Context, fold func(*state) []*endpoint.Endpoint) (eps []*endpoint.Endpoint, serial, mutations uint64, err error) {
+	if eps, s, partial, ok := r.foldFreshWith(fold); ok {
 		return eps, s.serial, s.mutations, partial
 	}
 	r.opMu.Lock()
 	defer r.opMu.Unlock()
-	if eps, s, partial, ok := r.foldSharedIfFresh(); ok {
+	// Another caller may have listed while we waited.
+	if eps, s, partial, ok := r.foldFreshWith(fold); ok {
 		return eps, s.serial, s.mutations, partial
 	}
 	s, err := r.load(ctx)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	r.mu.Lock()
+	r.mu.Lock() // fold updates the memo
 	defer r.mu.Unlock()
-	return r.foldShared(s), s.serial, s.mutations, s.partial
+	return fold(s), s.serial, s.mutations, s.partial
 }
 
 // CheckZones asks the provider to probe its zones (provider.ZoneProber) and drops the cache when any
@@ -231,14 +223,6 @@ func (r *Registry) dropState() {
 		r.previous = r.state
 	}
 	r.state = nil
-}
-
-func (r *Registry) foldIfFresh() ([]*endpoint.Endpoint, *state, error, bool) {
-	return r.foldFreshWith(r.fold)
-}
-
-func (r *Registry) foldSharedIfFresh() ([]*endpoint.Endpoint, *state, error, bool) {
-	return r.foldFreshWith(r.foldShared)
 }
 
 // foldFreshWith folds the cache with fold if it is younger than the cache interval.
