@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
@@ -134,15 +133,10 @@ func (s *DNSEndpointSource) ownEndpoints(resource string, problems *Problems) ([
 
 // Object returns the cached DNSEndpoint of a resource label ("crd/namespace/name"), decoded.
 func (s *DNSEndpointSource) Object(resource string) (*DNSEndpoint, bool, error) {
-	kind, namespace, name := splitResource(resource)
-	if kind != dnsEndpointKind {
-		return nil, false, fmt.Errorf("%s is not a DNSEndpoint", resource)
-	}
-	o, err := s.lister.ByNamespace(namespace).Get(name)
-	if apierrors.IsNotFound(err) {
-		return nil, false, nil
-	}
-	if err != nil {
+	o, found, err := cachedByLabel(resource, dnsEndpointKind, func(namespace, name string) (runtime.Object, error) {
+		return s.lister.ByNamespace(namespace).Get(name)
+	})
+	if err != nil || !found {
 		return nil, false, err
 	}
 	u, ok := o.(*unstructured.Unstructured)

@@ -78,37 +78,29 @@ func (h *eventHandlers) watch(name string, inf cache.SharedIndexInformer) error 
 	h.mu.RLock()
 	kind, dependents := h.objectKind[name], h.dependents[name]
 	h.mu.RUnlock()
-	resource := func(obj any) string {
-		if kind == "" {
-			return ""
+	// concerned are the resource labels an event of obj names ("" for any object).
+	concerned := func(obj any) []string {
+		switch {
+		case dependents != nil:
+			return dependents(untombstoned(obj))
+		case kind == "":
+			return []string{""}
 		}
 		// The key function handles the tombstones of deletes seen late.
 		key, err := cache.DeletionHandlingMetaNamespaceKeyFunc(obj)
 		if err != nil {
-			return ""
+			return []string{""}
 		}
-		return kind + "/" + key
-	}
-	if dependents != nil {
-		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc: func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
-			UpdateFunc: func(old, obj any) {
-				if !unchanged(old, obj) {
-					h.notifyEach(append(dependents(old), dependents(obj)...))
-				}
-			},
-			DeleteFunc: func(obj any) { h.notifyEach(dependents(untombstoned(obj))) },
-		})
-		return err
+		return []string{kind + "/" + key}
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { h.notify(resource(obj)) },
+		AddFunc: func(obj any) { h.notifyEach(concerned(obj)) },
 		UpdateFunc: func(old, obj any) {
 			if !unchanged(old, obj) {
-				h.notify(resource(obj))
+				h.notifyEach(append(concerned(old), concerned(obj)...))
 			}
 		},
-		DeleteFunc: func(obj any) { h.notify(resource(obj)) },
+		DeleteFunc: func(obj any) { h.notifyEach(concerned(obj)) },
 	})
 	return err
 }

@@ -167,18 +167,13 @@ func (s *CRDSource) ObjectEndpoints(ctx context.Context, resources []string) (Re
 		return Result{}, fmt.Errorf("these kinds cannot make the endpoints of single objects")
 	}
 	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
-		label, namespace, name := splitResource(resource)
-		i, ok := s.byLabel[label]
+		i, ok := s.byLabel[ResourceKind(resource)]
 		if !ok {
 			return nil, false, fmt.Errorf("%s is none of this source's kinds", resource)
 		}
-		obj, found, err := s.indexes[i].GetByKey(namespace + "/" + name)
+		u, found, err := CachedUnstructured(s.indexes[i], resource, s.kinds[i].Label)
 		if err != nil || !found {
 			return nil, false, err
-		}
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
 		}
 		return s.objectEndpoints(s.kinds[i], u, problems), true, nil
 	}, func(a, b string) int {

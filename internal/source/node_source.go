@@ -2,12 +2,10 @@ package source
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -117,15 +115,10 @@ func (s *NodeSource) AddObjectHandler(fn func(resource string)) { s.handlers.add
 // made and merged as Endpoints makes and merges them.
 func (s *NodeSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
 	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
-		kind, _, name := splitResource(resource)
-		if kind != nodeResourceKind {
-			return nil, false, fmt.Errorf("%s is not a Node", resource)
-		}
-		n, err := s.nodes.Get(name)
-		if apierrors.IsNotFound(err) {
-			return nil, false, nil
-		}
-		if err != nil {
+		n, found, err := cachedByLabel(resource, nodeResourceKind, func(_, name string) (*corev1.Node, error) {
+			return s.nodes.Get(name)
+		})
+		if err != nil || !found {
 			return nil, false, err
 		}
 		return s.c.nodeEndpoints(n, &problems.list), true, nil

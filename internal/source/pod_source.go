@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -136,15 +135,10 @@ func (s *PodSource) AddObjectHandler(fn func(resource string)) { s.handlers.addO
 // made and merged as Endpoints makes and merges them.
 func (s *PodSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
 	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
-		kind, namespace, name := splitResource(resource)
-		if kind != podResourceKind {
-			return nil, false, fmt.Errorf("%s is not a Pod", resource)
-		}
-		p, err := s.pods.Pods(namespace).Get(name)
-		if apierrors.IsNotFound(err) {
-			return nil, false, nil
-		}
-		if err != nil {
+		p, found, err := cachedByLabel(resource, podResourceKind, func(namespace, name string) (*corev1.Pod, error) {
+			return s.pods.Pods(namespace).Get(name)
+		})
+		if err != nil || !found {
 			return nil, false, err
 		}
 		return s.c.podEndpoints(p, s.nodes, &problems.list), true, nil

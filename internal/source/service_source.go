@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	corelisters "k8s.io/client-go/listers/core/v1"
@@ -94,15 +92,10 @@ func (s *ServiceSource) ObjectEndpoints(ctx context.Context, resources []string)
 
 // ownEndpoints makes one Service's endpoints, as Endpoints does before merging across Services.
 func (s *ServiceSource) ownEndpoints(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
-	kind, namespace, name := splitResource(resource)
-	if kind != serviceResourceKind {
-		return nil, false, fmt.Errorf("%s is not a Service", resource)
-	}
-	svc, err := s.services.Services(namespace).Get(name)
-	if apierrors.IsNotFound(err) {
-		return nil, false, nil
-	}
-	if err != nil {
+	svc, found, err := cachedByLabel(resource, serviceResourceKind, func(namespace, name string) (*corev1.Service, error) {
+		return s.services.Services(namespace).Get(name)
+	})
+	if err != nil || !found {
 		return nil, false, err
 	}
 	if s.unreadableHeadless(svc) {

@@ -279,12 +279,8 @@ func (s *Source) AddObjectHandler(fn func(resource string)) { s.handlers.AddObje
 func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (source.Result, error) {
 	var r *resolver // one view of the Gateways and Namespaces for the whole answer, as in Endpoints
 	return s.merged.EndpointsOf(ctx, resources, func(resource string, problems *source.Problems) ([]*endpoint.Endpoint, bool, error) {
-		kind, key, _ := strings.Cut(resource, "/")
-		if kind != s.a.label() {
-			return nil, false, fmt.Errorf("%s is not a %s", resource, s.a.kind)
-		}
-		obj, ok, err := s.routes.GetByKey(key)
-		if err != nil || !ok {
+		obj, found, err := source.CachedObject(s.routes, resource, s.a.label())
+		if err != nil || !found {
 			return nil, false, err
 		}
 		rt, ok := s.a.view(obj)

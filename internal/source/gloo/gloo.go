@@ -149,17 +149,9 @@ func (s *Source) AddObjectHandler(fn func(resource string)) { s.handlers.AddObje
 // with them, made and merged as Endpoints makes and merges them.
 func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (source.Result, error) {
 	return s.merged.EndpointsOf(ctx, resources, func(resource string, problems *source.Problems) ([]*endpoint.Endpoint, bool, error) {
-		kind, key, _ := strings.Cut(resource, "/")
-		if kind != label {
-			return nil, false, fmt.Errorf("%s is not a %s", resource, proxyKind)
-		}
-		obj, found, err := s.st.proxies.GetByKey(key)
+		u, found, err := source.CachedUnstructured(s.st.proxies, resource, label)
 		if err != nil || !found {
 			return nil, false, err
-		}
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
 		}
 		if !s.namespaces[u.GetNamespace()] {
 			return nil, true, nil

@@ -201,17 +201,9 @@ func (s *Source) ObjectEndpoints(ctx context.Context, resources []string) (sourc
 	}
 	var g *generation
 	return s.merged.EndpointsOf(ctx, resources, func(resource string, problems *source.Problems) ([]*endpoint.Endpoint, bool, error) {
-		kind, key, _ := strings.Cut(resource, "/")
-		if kind != s.label() {
-			return nil, false, fmt.Errorf("%s is not a %s", resource, s.label())
-		}
-		obj, found, err := idx.GetByKey(key)
+		u, found, err := source.CachedUnstructured(idx, resource, s.label())
 		if err != nil || !found {
 			return nil, false, err
-		}
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return nil, false, fmt.Errorf("%s is a %T in the cache", resource, obj)
 		}
 		if g == nil {
 			g = &generation{s: s, problems: problems, services: s.sortedServices()}
