@@ -95,10 +95,13 @@ type Controller struct {
 	sourceUnreadable []string
 	fullDue          atomic.Bool
 
-	// running is held by Run; events is fed by the one handler registered with the source.
-	running    sync.Mutex
-	eventsOnce sync.Once
-	events     chan struct{}
+	// running is held by Run; events is fed by the one handler registered with the source, which
+	// also counts them (sourceEventCount; sourceCounted once it is registered).
+	running          sync.Mutex
+	eventsOnce       sync.Once
+	events           chan struct{}
+	sourceEventCount atomic.Uint64
+	sourceCounted    atomic.Bool
 }
 
 // New returns a controller.
@@ -197,14 +200,6 @@ func (c *Controller) runOnce(ctx context.Context, scoped bool) (Outcome, error) 
 }
 
 func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, error) {
-	res, err := c.source.Endpoints(ctx)
-	if err != nil {
-		report.Stage = "source"
-		return Outcome{}, err
-	}
-	report.Desired, report.Problems, report.ProblemList = len(res.Endpoints), len(res.Problems), res.Problems
-	c.reportProblems(res.Problems)
-
 	filter := c.settings.DomainFilter
 	if f, ok := c.registry.(provider.DomainFilterer); ok {
 		pf, err := f.DomainFilter(ctx)
@@ -214,6 +209,30 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		}
 		filter = filter.And(pf)
 	}
+	listing := c.sourceListing()
+	if listing.reusable(c.idle, c.now()) {
+		holds, err := c.idleRegistryHolds(ctx, filter)
+		if err != nil {
+			report.Stage = "registry"
+			return Outcome{}, err
+		}
+		if holds {
+			// No event since the memo's sources were listed, and the registry's cache is the one it
+			// was planned against: the sources are not listed again.
+			res := source.Result{Problems: c.idle.problems, Unreadable: c.idle.unreadable}
+			report.Desired, report.Problems, report.ProblemList = c.idle.desiredCount, len(res.Problems), res.Problems
+			c.reportProblems(res.Problems)
+			return c.idleOutcome(res, report), nil
+		}
+	}
+	res, err := c.source.Endpoints(ctx)
+	if err != nil {
+		report.Stage = "source"
+		return Outcome{}, err
+	}
+	report.Desired, report.Problems, report.ProblemList = len(res.Endpoints), len(res.Problems), res.Problems
+	c.reportProblems(res.Problems)
+
 	adjusted, hash, skip, stage, err := c.idleCheck(ctx, res, filter)
 	if err != nil {
 		report.Stage = stage
@@ -221,6 +240,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	}
 	if skip {
 		// The index is what the memo's plan indexed: no event's plan ran since (each one drops the memo).
+		c.idle.remember(res, listing)
 		return c.idleOutcome(res, report), nil
 	}
 	c.idle.valid = false
@@ -277,6 +297,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		}
 		c.idle = idleMemo{valid: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
 			current: len(current), result: result}
+		c.idle.remember(res, listing)
 	}
 	return out, nil
 }

@@ -37,6 +37,12 @@ type idleMemo struct {
 	filter            plan.DomainFilter
 	current           int
 	result            plan.Result
+	// What the sources' listing behind the memo said besides the endpoints (those are in desired's
+	// hash), and when it was made (idle_source.go): an idle resync without events since reuses them.
+	desiredCount int
+	problems     []endpoint.Problem
+	unreadable   []string
+	listing      sourceListing
 }
 
 // desiredHash hashes everything of the desired endpoints the plan reads, and what the sources could
@@ -97,19 +103,9 @@ func desiredHash(seed maphash.Seed, eps []*endpoint.Endpoint, unreadable []strin
 // was built from keeps the cache and its generation, and the plan is still skipped. stage names
 // where err comes from.
 func (c *Controller) idleCheck(ctx context.Context, res source.Result, filter plan.DomainFilter) (adjusted []*endpoint.Endpoint, hash uint64, skip bool, stage string, err error) {
-	gr, ok := c.registry.(generationReader)
-	if !ok || !c.idle.valid || len(c.retries.entries) > 0 || !c.guardRecheck.IsZero() || !reflect.DeepEqual(filter, c.idle.filter) {
-		return nil, 0, false, "", nil
-	}
-	serial, mutations, ok := gr.Generation()
-	if !ok {
-		if err := gr.Refresh(ctx); err != nil {
-			return nil, 0, false, "registry", err
-		}
-		serial, mutations, ok = gr.Generation()
-	}
-	if !ok || serial != c.idle.serial || mutations != c.idle.mutations {
-		return nil, 0, false, "", nil
+	holds, err := c.idleRegistryHolds(ctx, filter)
+	if err != nil || !holds {
+		return nil, 0, false, "registry", err
 	}
 	adjusted = res.Endpoints
 	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
@@ -119,6 +115,25 @@ func (c *Controller) idleCheck(ctx context.Context, res source.Result, filter pl
 	}
 	hash = desiredHash(c.hashSeed, adjusted, res.Unreadable)
 	return adjusted, hash, hash == c.idle.desired, "", nil
+}
+
+// idleRegistryHolds reports whether the memo still describes everything but the sources: no retry or
+// settling delete is due (those make the same inputs plan differently as time passes), the domain
+// filter is the memo's, and the registry's cache is the version the memo was planned against. A
+// cache due for a listing is listed here, without copying the records.
+func (c *Controller) idleRegistryHolds(ctx context.Context, filter plan.DomainFilter) (bool, error) {
+	gr, ok := c.registry.(generationReader)
+	if !ok || !c.idle.valid || len(c.retries.entries) > 0 || !c.guardRecheck.IsZero() || !reflect.DeepEqual(filter, c.idle.filter) {
+		return false, nil
+	}
+	serial, mutations, ok := gr.Generation()
+	if !ok {
+		if err := gr.Refresh(ctx); err != nil {
+			return false, err
+		}
+		serial, mutations, ok = gr.Generation()
+	}
+	return ok && serial == c.idle.serial && mutations == c.idle.mutations, nil
 }
 
 // records reads the registry's records and, when it can tell, the generation of the cache they were
@@ -145,7 +160,7 @@ func (c *Controller) idleOutcome(res source.Result, report *Report) Outcome {
 	report.Current = m.current
 	report.Changes, report.Conflicts, report.OwnerMismatches = changes, m.result.Conflicts, m.result.OwnerMismatches
 	report.HeldByPolicy = m.result.HeldByPolicy
-	c.log.Info("All records are already up to date", "desired", len(res.Endpoints), "current", m.current, "replanned", false)
+	c.log.Info("All records are already up to date", "desired", report.Desired, "current", m.current, "replanned", false)
 	return Outcome{Changes: changes, Problems: slices.Clip(res.Problems), Conflicts: m.result.Conflicts,
 		OwnerMismatches: m.result.OwnerMismatches, HeldByPolicy: m.result.HeldByPolicy}
 }

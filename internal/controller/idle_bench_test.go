@@ -23,15 +23,23 @@ import (
 //
 // relist=every is the default flags with a provider that has no zone probe (the inmemory one): every
 // resync lists the provider again (the registry's cache lives max(--interval, --provider-cache-time)).
+// sources=counted is as under Run, where the controller counts the sources' events: with none since
+// the last listing, the sources are not listed again (idle_source.go). Without it, as in RunOnce
+// alone, every resync lists them.
 func BenchmarkIdleResync(b *testing.B) {
 	for _, bc := range []struct {
-		n      int
-		relist bool
-	}{{1000, false}, {10000, false}, {100000, false}, {1000, true}, {10000, true}, {100000, true}} {
+		n       int
+		relist  bool
+		counted bool
+	}{{1000, false, false}, {10000, false, false}, {100000, false, false}, {1000, true, false}, {10000, true, false}, {100000, true, false},
+		{1000, false, true}, {10000, false, true}, {100000, false, true}, {1000, true, true}, {10000, true, true}, {100000, true, true}} {
 		n := bc.n
 		name := fmt.Sprintf("endpoints=%d", n)
 		if bc.relist {
 			name += "/relist=every"
+		}
+		if bc.counted {
+			name += "/sources=counted"
 		}
 		b.Run(name, func(b *testing.B) {
 			eps := make([]*endpoint.Endpoint, n)
@@ -48,6 +56,9 @@ func BenchmarkIdleResync(b *testing.B) {
 				settings.ProviderCacheTime = 0
 			}
 			c := New(src, reg, settings, slog.New(slog.NewTextHandler(io.Discard, nil)))
+			if bc.counted {
+				c.sourceEvents()
+			}
 			ctx := context.Background()
 			if _, err := c.RunOnce(ctx); err != nil { // initial sync
 				b.Fatal(err)

@@ -159,14 +159,17 @@ func (c *Controller) sourceEvents() <-chan struct{} {
 			default:
 			}
 		}
+		defer c.sourceCounted.Store(true)
 		if o, ok := c.source.(source.ObjectSource); ok {
 			o.AddObjectHandler(func(resource string) {
+				c.sourceEventCount.Add(1)
 				c.dirty.mark(resource)
 				signal()
 			})
 			return
 		}
 		c.source.AddEventHandler(func() {
+			c.sourceEventCount.Add(1)
 			c.dirty.mark("")
 			signal()
 		})
