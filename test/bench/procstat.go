@@ -31,6 +31,15 @@ func anonymousBytes(pid int) (int64, error) {
 	return parseStatusKB(b, "RssAnon")
 }
 
+// peakResidentBytes is the highest resident set size process pid has had (VmHWM).
+func peakResidentBytes(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	return parseStatusKB(b, "VmHWM")
+}
+
 // parseStatusKB reads a "Field:  123456 kB" line of a /proc/PID/status file, in bytes.
 func parseStatusKB(status []byte, field string) (int64, error) {
 	for _, line := range strings.Split(string(status), "\n") {

@@ -299,6 +299,19 @@ func buildZonekeeper(t *testing.T) string {
 func machineHeader(s settings, versions map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Side by side, %s UTC\n\n", time.Now().UTC().Format("2006-01-02 15:04"))
+	b.WriteString(machineLine())
+	for _, tool := range s.Tools {
+		fmt.Fprintf(&b, "- %s %s\n", tool, versions[tool])
+	}
+	b.WriteString(serverLines())
+	fmt.Fprintf(&b, "- Route 53 emulator (internal/route53emu) in the harness process: no rate limit, changes in sync at once\n")
+	fmt.Fprintf(&b, "- settle %s, idle window %s, %d changes %s apart, harness built with %s\n", s.Settle, s.Idle, s.Changes, s.ChangeGap, runtime.Version())
+	return b.String()
+}
+
+// machineLine says what the machine is and how loaded it was, as a list item.
+func machineLine() string {
+	var b strings.Builder
 	mem := "?"
 	if m, err := os.ReadFile("/proc/meminfo"); err == nil {
 		for _, line := range strings.Split(string(m), "\n") {
@@ -310,9 +323,12 @@ func machineHeader(s settings, versions map[string]string) string {
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Fprintf(&b, "- machine: %d CPUs (runtime.NumCPU), MemTotal %s, %s/%s; load average at start: %s\n",
 		runtime.NumCPU(), mem, runtime.GOOS, runtime.GOARCH, strings.Join(strings.Fields(string(load))[:3], " "))
-	for _, tool := range s.Tools {
-		fmt.Fprintf(&b, "- %s %s\n", tool, versions[tool])
-	}
+	return b.String()
+}
+
+// serverLines name the kube-apiserver and etcd binaries of the testbed, one list item each.
+func serverLines() string {
+	var b strings.Builder
 	for _, server := range []string{"kube-apiserver", "etcd"} {
 		name := server
 		if p, err := filepath.EvalSymlinks(filepath.Join(testbed.BinDir(), server)); err == nil {
@@ -323,8 +339,6 @@ func machineHeader(s settings, versions map[string]string) string {
 		}
 		fmt.Fprintf(&b, "- %s\n", name)
 	}
-	fmt.Fprintf(&b, "- Route 53 emulator (internal/route53emu) in the harness process: no rate limit, changes in sync at once\n")
-	fmt.Fprintf(&b, "- settle %s, idle window %s, %d changes %s apart, harness built with %s\n", s.Settle, s.Idle, s.Changes, s.ChangeGap, runtime.Version())
 	return b.String()
 }
 
