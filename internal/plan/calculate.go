@@ -2,7 +2,6 @@ package plan
 
 import (
 	"cmp"
-	"slices"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -84,14 +83,16 @@ func (p *planner) migrating(e *endpoint.Endpoint) bool {
 }
 
 func (p *planner) result() Result {
-	slices.SortFunc(p.creates, p.t.compareKeyed)
-	slices.SortFunc(p.updates, p.t.compareKeyed)
-	slices.SortFunc(p.deletes, p.t.compareKeyed)
-	slices.SortFunc(p.conflicts, compareConflicts)
-	slices.SortFunc(p.mismatches, compareMismatches)
+	var s nameSorter
+	keyedName := func(k keyed) string { return p.t.names[k.name] }
+	sortByName(&s, p.creates, keyedName, p.t.compareKeyed)
+	sortByName(&s, p.updates, keyedName, p.t.compareKeyed)
+	sortByName(&s, p.deletes, keyedName, p.t.compareKeyed)
+	sortByName(&s, p.conflicts, func(c Conflict) string { return c.Key.DNSName }, compareConflicts)
+	sortByName(&s, p.mismatches, func(m OwnerMismatch) string { return m.Key.DNSName }, compareMismatches)
 	// Ties (a provider listing one key twice) are broken by the record itself: the result must not
 	// depend on input order.
-	slices.SortFunc(p.held, func(a, b HeldChange) int {
+	sortByName(&s, p.held, func(h HeldChange) string { return h.Key.DNSName }, func(a, b HeldChange) int {
 		return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Action, b.Action), cmp.Compare(a.Resource, b.Resource),
 			cmp.Compare(a.Record.String(), b.Record.String()))
 	})
