@@ -81,6 +81,9 @@ func (p *Provider) load(ctx context.Context) error {
 	if p.gen != gen {
 		return nil // invalidated meanwhile: the next call lists again
 	}
+	if p.contents == nil || len(fresh) > 0 || len(failed) > 0 {
+		p.changedLocked()
+	}
 	if p.contents == nil {
 		p.contents, p.listedAt = map[string]*zoneContents{}, p.now()
 	}
@@ -214,6 +217,7 @@ func (p *Provider) patch(zoneID string, changes []r53types.Change) {
 	if c == nil {
 		return
 	}
+	p.changedLocked()
 	for _, ch := range changes {
 		if ch.Action == r53types.ChangeActionDelete {
 			delete(c.sets, keyOfRRSet(ch.ResourceRecordSet))

@@ -163,6 +163,9 @@ func (p *Provider) followZoneList(ctx context.Context, old []zone, answers []acc
 // names returned, so that the caller folds the records again without them.
 func (p *Provider) installZoneList(old, fresh []zone, stale map[string]bool) (gone []string) {
 	p.mu.Lock()
+	if !slices.Equal(old, fresh) {
+		p.changedLocked()
+	}
 	p.zoneList = fresh
 	p.mu.Unlock()
 	had := map[string]bool{}
@@ -277,6 +280,7 @@ func (p *Provider) cached(id string) bool {
 func (p *Provider) dropZone(id string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.changedLocked()
 	if p.contents != nil {
 		delete(p.contents, id)
 	}

@@ -19,6 +19,7 @@ import (
 var (
 	_ provider.Provider         = (*Provider)(nil)
 	_ provider.EndpointAdjuster = (*Provider)(nil)
+	_ provider.ListingVersioner = (*Provider)(nil)
 )
 
 // Provider reads and writes the record sets of the hosted zones its filters select. It keeps a
@@ -52,6 +53,9 @@ type Provider struct {
 	// zone listing does not ask for their tags again at every resync; reset at each zone listing.
 	untagged map[string]bool
 	gen      uint64 // bumped by Invalidate, so a listing in flight is not stored
+	// version names what cachedEndpoints makes of the cache (ListingVersion). Every change to the zone
+	// list, contents, a zone's sets or unreadable bumps it (changedLocked).
+	version uint64
 }
 
 // New checks the configuration and builds the client. It makes no request: credentials are resolved
@@ -120,6 +124,7 @@ func (p *Provider) Invalidate() {
 	defer p.mu.Unlock()
 	p.contents, p.unreadable = nil, nil
 	p.gen++
+	p.changedLocked()
 	if p.cfg.ZonesCacheDuration <= 0 || p.now().Sub(p.zonesAt) >= p.cfg.ZonesCacheDuration {
 		p.zoneList = nil
 	}

@@ -39,6 +39,7 @@ func (p *Provider) zones(ctx context.Context) ([]zone, error) {
 	p.mu.Lock()
 	if p.gen == gen {
 		p.zoneList, p.zonesAt, p.accountZones = zs, p.now(), totals
+		p.changedLocked()
 	}
 	p.mu.Unlock()
 	return zs, nil

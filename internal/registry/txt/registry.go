@@ -36,7 +36,10 @@ type Registry struct {
 	// previous is the cache that was dropped, kept until the next listing: if the provider still
 	// holds exactly what it was built from, it is installed again (see load).
 	previous *state
-	seed     maphash.Seed
+	// versioned ties the cache (or previous) to the provider's listing version, for providers that
+	// report one (provider.ListingVersioner); see load.
+	versioned versionedListing
+	seed      maphash.Seed
 }
 
 // New returns a TXT registry over p.
@@ -237,27 +240,42 @@ func (r *Registry) foldFreshWith(fold func(*state) []*endpoint.Endpoint) ([]*end
 
 // load lists the provider and installs the listing as the cache, a partial one too (its state keeps
 // the *provider.UnreadableZonesError). Callers hold opMu.
+//
+// The provider holds what the cache was built from when its listing version says so (versionedListing)
+// or, without one, when its listing hashes the same: the cache is then kept, with its fold memo and its
+// generation, so that nothing downstream is rebuilt or replanned.
 func (r *Registry) load(ctx context.Context) (*state, error) {
+	before, knownBefore := r.listingVersion()
+	r.mu.Lock()
+	old := r.state
+	if old == nil {
+		old = r.previous
+	}
+	if r.keepsListing(old, before, knownBefore) {
+		r.keep(old)
+		r.mu.Unlock()
+		return old, nil
+	}
+	r.mu.Unlock()
 	records, err := r.provider.Records(ctx)
 	partial, isPartial := provider.AsUnreadableZones(err)
 	if err != nil && !isPartial {
 		return nil, err
 	}
 	sum := listingHash(r.seed, records)
+	after, knownAfter := r.listingVersion()
 	r.mu.Lock()
-	old := r.state
+	old = r.state
 	if old == nil {
 		old = r.previous
 	}
-	r.previous = nil
 	if !isPartial && old.sameListing(sum) {
-		// The provider holds what the cache was built from: keep it, with its fold memo and its
-		// generation, so that nothing downstream is rebuilt or replanned.
-		old.loadedAt = r.now()
-		r.state = old
+		r.keep(old)
+		r.tieVersion(old, before, after, knownBefore, knownAfter)
 		r.mu.Unlock()
 		return old, nil
 	}
+	r.previous = nil
 	r.mu.Unlock()
 	s := newState(records, r.codec, r.now())
 	s.listing, s.listedMutations = sum, s.mutations
@@ -268,8 +286,16 @@ func (r *Registry) load(ctx context.Context) (*state, error) {
 	r.listings++
 	s.serial = r.listings
 	r.state = s
+	r.tieVersion(s, before, after, knownBefore, knownAfter)
 	r.mu.Unlock()
 	return s, nil
+}
+
+// keep installs old, which the provider still holds, as the fresh cache. Callers hold r.mu.
+func (r *Registry) keep(old *state) {
+	old.loadedAt = r.now()
+	r.state = old
+	r.previous = nil
 }
 
 // current returns the cache, listing the provider if there is none. Callers hold opMu.

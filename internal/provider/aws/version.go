@@ -1,0 +1,27 @@
+package aws
+
+// ListingVersion implements provider.ListingVersioner: the version of what Records would return,
+// known only while Records would answer from the cache alone, without a call and without an
+// *provider.UnreadableZonesError: the zone list is cached, every zone's contents are, and no zone
+// failed its listing. A zone CheckZones dropped, a zone that appeared, an unreadable zone and an
+// invalidated cache make it unknown until the next Records has listed them; the version changes with
+// every change to the zone list or the contents (ApplyChanges' patch, a listing, a zone dropped,
+// appeared or gone). A relisting that finds what was cached still changes it: the old contents are
+// gone by then, and unknown or new is always safe.
+func (p *Provider) ListingVersion() (version uint64, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.zoneList == nil || p.contents == nil || len(p.unreadable) > 0 {
+		return 0, false
+	}
+	for _, z := range p.zoneList {
+		if p.contents[z.id] == nil {
+			return 0, false
+		}
+	}
+	return p.version, true
+}
+
+// changedLocked records that what cachedEndpoints makes of the cache may have changed. The caller
+// holds p.mu.
+func (p *Provider) changedLocked() { p.version++ }

@@ -1,0 +1,37 @@
+package txt
+
+import "github.com/zonekeeper/zonekeeper/internal/provider"
+
+// versionedListing ties a cache to the version of the provider's listing it was built from
+// (provider.ListingVersioner). While the provider reports that version again and the cache holds no
+// change of its own since (ApplyChanges patches it), the provider's Records would build the same
+// cache: load keeps it without listing, converting or hashing anything. At an idle resync over
+// Route 53's 40,000 cached record sets that listing and its hash were a third of the CPU (issue 15).
+type versionedListing struct {
+	state   *state // nil: no cache is tied to a version
+	version uint64
+}
+
+// listingVersion asks the provider for the version of what its Records would return.
+func (r *Registry) listingVersion() (version uint64, ok bool) {
+	return provider.Wrapped{Provider: r.provider}.ListingVersion()
+}
+
+// keepsListing reports whether s is still exactly what the provider's listing would build: s was
+// built from (or confirmed by) a complete listing of version, the provider reports version now, and
+// nothing was applied to s since that listing. Callers hold r.mu.
+func (r *Registry) keepsListing(s *state, version uint64, known bool) bool {
+	return known && s != nil && r.versioned.state == s && r.versioned.version == version && s.sameListing(s.listing)
+}
+
+// tieVersion ties s to the version of the listing it was just built from or confirmed by, when that
+// version was known before the listing and is still the same after it: then Records answered from the
+// provider's cache and nothing changed while it did. Otherwise no cache is tied, and the next load
+// lists. Callers hold r.mu.
+func (r *Registry) tieVersion(s *state, before, after uint64, knownBefore, knownAfter bool) {
+	if knownBefore && knownAfter && before == after && s.partial == nil {
+		r.versioned = versionedListing{state: s, version: after}
+		return
+	}
+	r.versioned = versionedListing{}
+}
