@@ -2,8 +2,8 @@ package txt
 
 import (
 	"cmp"
-	"maps"
 	"slices"
+	"unsafe"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -47,7 +47,7 @@ func (r *Registry) foldShared(s *state) []*endpoint.Endpoint {
 func (r *Registry) refold(s *state) {
 	switch {
 	case s.folded == nil:
-		s.folded = make(map[endpoint.Key]*endpoint.Endpoint, len(s.entries))
+		s.folded = make(map[endpoint.Key]*endpoint.Endpoint, s.records())
 		for k, en := range s.entries {
 			if en.own == nil {
 				s.folded[k] = r.foldEntry(s, en)
@@ -76,7 +76,7 @@ func (r *Registry) refold(s *state) {
 				}
 				e := r.foldEntry(s, en)
 				s.folded[k] = e
-				if i, ok := s.pos[k]; ok && !s.unsorted {
+				if i, ok := s.position(e); ok && !s.unsorted {
 					s.sorted[i] = e // positions hold until a key is added or removed
 				} else {
 					keysChanged = true
@@ -99,15 +99,30 @@ func (r *Registry) refold(s *state) {
 
 // foldEntry is what Records makes of one record entry: a copy labelled with its ownership, marked for
 // a forced update when it is ours and its new-format TXT is missing.
+//
+// A record whose provider labels are all ownership labels (every record a provider returns without
+// labels of its own, the common case) is labelled with the ownership's own map, not a copy of it: one
+// label map per owned name instead of two (336 bytes each; issue 15). That map is never written once
+// shared (see internOwner); a new TXT value decodes into a new one.
 func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
-	e := copyWithoutOwnership(en.ep)
-	txtName := r.mapper.TXTName(e.DNSName, e.RecordType)
-	if own := r.ownerOf(s, e, txtName); own != nil {
-		for k, v := range own.labels {
-			if k == endpoint.OwnerLabelKey && v == r.ownerID {
-				v = r.ownerID // one copy of our owner id, which the plan compares with every record's
+	txtName := r.mapper.TXTName(en.ep.DNSName, en.ep.RecordType)
+	own := r.ownerOf(s, en.ep, txtName)
+	var e *endpoint.Endpoint
+	if own != nil && onlyOwnershipLabels(en.ep.Labels) {
+		r.internOwner(own)
+		c := *en.ep
+		c.ProviderSpecific = slices.Clone(en.ep.ProviderSpecific)
+		c.Labels = own.labels
+		e = &c
+	} else {
+		e = copyWithoutOwnership(en.ep)
+		if own != nil {
+			for k, v := range own.labels {
+				if k == endpoint.OwnerLabelKey && v == r.ownerID {
+					v = r.ownerID // one copy of our owner id, which the plan compares with every record's
+				}
+				e.Labels[k] = v
 			}
-			e.Labels[k] = v
 		}
 	}
 	if r.ourOwner(e.Owner()) && r.managed[e.RecordType] &&
@@ -117,26 +132,64 @@ func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
 	return e
 }
 
-// resort rebuilds the Records order of the memo and the positions in it, and lays the memo's
-// endpoints out again next to each other in that order (see compactInto).
+// internOwner makes an ownership naming our owner id hold the registry's copy of it, which the plan
+// compares with every record's owner (equal pointers compare at once). It writes only before the map
+// is first handed out: afterwards the value already is that copy. Callers hold r.mu for writing.
+func (r *Registry) internOwner(own *ownership) {
+	if v, ok := own.labels[endpoint.OwnerLabelKey]; ok && v == r.ownerID && unsafe.StringData(v) != unsafe.StringData(r.ownerID) {
+		own.labels[endpoint.OwnerLabelKey] = r.ownerID
+	}
+}
+
+// onlyOwnershipLabels reports whether labels hold nothing but ownership labels (or nothing).
+func onlyOwnershipLabels(labels endpoint.Labels) bool {
+	for k := range labels {
+		if !ownershipLabel(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// resort rebuilds the Records order of the memo, and lays the memo's endpoints out again next to
+// each other in that order (see compactInto). A record's position is found again by binary search
+// (position), not kept in a map of its own: that map cost 100 bytes per record.
 func (s *state) resort() {
 	s.sorted = s.sorted[:0]
 	for _, e := range s.folded {
 		s.sorted = append(s.sorted, e)
 	}
-	slices.SortFunc(s.sorted, func(a, b *endpoint.Endpoint) int {
-		return cmp.Or(cmp.Compare(a.DNSName, b.DNSName), cmp.Compare(a.RecordType, b.RecordType),
-			cmp.Compare(a.SetIdentifier, b.SetIdentifier))
-	})
-	s.pos = make(map[endpoint.Key]int, len(s.sorted))
+	slices.SortFunc(s.sorted, recordsOrder)
 	slab, targets := newSlabs(s.sorted)
 	for i, e := range s.sorted {
 		e, targets = compactInto(&slab[i], e, targets)
-		k := keyOf(e)
-		s.sorted[i], s.folded[k] = e, e
-		s.pos[k] = i
+		s.sorted[i], s.folded[keyOf(e)] = e, e
 	}
 	s.unsorted = false
+}
+
+// recordsOrder is the order of Records: by name, type and set identifier, as the provider spells them.
+func recordsOrder(a, b *endpoint.Endpoint) int {
+	return cmp.Or(cmp.Compare(a.DNSName, b.DNSName), cmp.Compare(a.RecordType, b.RecordType),
+		cmp.Compare(a.SetIdentifier, b.SetIdentifier))
+}
+
+// position finds the place of a record with e's name, type and set identifier in the Records order;
+// ok is false when there is none (a new key, or one whose name changed case: the order is rebuilt).
+// Valid while !s.unsorted.
+func (s *state) position(e *endpoint.Endpoint) (int, bool) {
+	return slices.BinarySearchFunc(s.sorted, e, recordsOrder)
+}
+
+// records counts the entries that are records, not ownership TXTs: the size of the fold memo.
+func (s *state) records() int {
+	n := 0
+	for _, en := range s.entries {
+		if en.own == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // newSlabs allocates room for copies of eps and of their targets, in one piece each.
@@ -148,8 +201,9 @@ func newSlabs(eps []*endpoint.Endpoint) ([]endpoint.Endpoint, []string) {
 	return make([]endpoint.Endpoint, len(eps)), make([]string, 0, n)
 }
 
-// compactInto copies e into dst with its targets appended to the targets slab and its labels in a
-// new map, and returns dst and the slab. The memo's endpoints are made one at a time, in whatever
+// compactInto copies e into dst with its targets appended to the targets slab, and returns dst and
+// the slab. The label map is kept, not copied: it is usually the ownership's (see foldEntry), which
+// was decoded in listing order, and a copy of it would cost 336 bytes per record. The memo's endpoints are made one at a time, in whatever
 // order names were folded (a map's after a big sync), and end up scattered over the heap; a full plan
 // then reads them, and their labels, in Records order, and every read missed the CPU cache: planning
 // over them took 2.6 times as long as over fresh copies (issue 15). Laid out again in Records order
@@ -162,7 +216,6 @@ func compactInto(dst, e *endpoint.Endpoint, targets []string) (*endpoint.Endpoin
 		targets = append(targets, e.Targets...)
 		dst.Targets = targets[start:len(targets):len(targets)] // capped: an append elsewhere cannot reach the next one's
 	}
-	dst.Labels = maps.Clone(e.Labels)
 	return dst, targets
 }
 

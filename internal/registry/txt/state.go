@@ -28,15 +28,14 @@ type state struct {
 	byName map[string][]endpoint.Key
 
 	// The fold memo: what fold made of each record entry (nil until the first fold), the same
-	// endpoints in Records order with their positions, and the names whose entries or ownership
-	// changed since (they are folded again on the next call). An event then costs a fold of the names
-	// it touched, not of the zone.
+	// endpoints in Records order, and the names whose entries or ownership changed since (they are
+	// folded again on the next call). An event then costs a fold of the names it touched, not of the
+	// zone.
 	folded  map[endpoint.Key]*endpoint.Endpoint
 	sorted  []*endpoint.Endpoint
-	pos     map[endpoint.Key]int
 	dirty   map[string]bool
 	removed map[endpoint.Key]bool // keys removed since the last fold (an update may put them back)
-	// unsorted: keys were added to or removed from folded since sorted and pos were built.
+	// unsorted: keys were added to or removed from folded since sorted was built.
 	unsorted bool
 	// nonASCII counts the entries whose name is not ASCII: the plan compares such names in punycode,
 	// so a lookup by name (RecordsNamed) cannot be trusted to find them.
