@@ -1,0 +1,105 @@
+package controller
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+)
+
+// The index keeps its endpoints without the resource label's map; at must give back exactly what the
+// sources made: the resource label alone, other labels and properties untouched, an endpoint of no
+// object without labels, and nothing of one object under another's name.
+func TestDesiredIndexGivesBackWhatTheSourcesMade(t *testing.T) {
+	plain := a("web.example.com", "192.0.2.1", "ingress/default/web")
+	labelled := a("api.example.com", "192.0.2.2", "ingress/default/api").WithLabel("team", "blue")
+	labelled.SetProviderSpecific("alias", "true")
+	twoNames := []*endpoint.Endpoint{a("x.example.com", "192.0.2.3", "service/default/x"), a("y.example.com", "192.0.2.4", "service/default/x")}
+	orphan := endpoint.New("orphan.example.com", endpoint.RecordTypeA, "192.0.2.5")
+	orphan.Labels = nil
+	emptyLabels := endpoint.New("empty.example.com", endpoint.RecordTypeA, "192.0.2.6") // Labels{}: no resource
+	eps := append([]*endpoint.Endpoint{plain, labelled, orphan, emptyLabels}, twoNames...)
+	want := make(map[string]*endpoint.Endpoint, len(eps))
+	for _, e := range eps {
+		want[e.DNSName] = e.DeepCopy()
+	}
+
+	var x desiredIndex
+	x.rebuild(eps)
+	check := func(names ...string) {
+		t.Helper()
+		scope := map[string]bool{}
+		for _, n := range names {
+			scope[n] = true
+		}
+		got := x.at(scope)
+		if len(got) != len(names) {
+			t.Fatalf("at(%v): %d endpoints, want %d", names, len(got), len(names))
+		}
+		for _, e := range got {
+			if !reflect.DeepEqual(e, want[e.DNSName]) {
+				t.Errorf("at: %s is %+v, the source made %+v", e.DNSName, e, want[e.DNSName])
+			}
+		}
+	}
+	check("web.example.com", "api.example.com", "orphan.example.com", "empty.example.com", "x.example.com", "y.example.com")
+	if got := x.names("service/default/x"); !slices.Equal(slices.Sorted(slices.Values(got)), []string{"x.example.com", "y.example.com"}) {
+		t.Errorf("names of service/default/x: %v", got)
+	}
+
+	// An event's new endpoints replace the object's; a label it gains shows, one it loses is gone.
+	moved := a("web2.example.com", "192.0.2.9", "ingress/default/web").WithLabel("team", "red")
+	want[moved.DNSName] = moved.DeepCopy()
+	x.replace("ingress/default/web", []*endpoint.Endpoint{moved})
+	check("web2.example.com", "api.example.com")
+	if got := x.at(map[string]bool{"web.example.com": true}); len(got) != 0 {
+		t.Errorf("web.example.com after the move: %v", got)
+	}
+	x.replace("ingress/default/web", []*endpoint.Endpoint{a("web.example.com", "192.0.2.1", "ingress/default/web")})
+	check("web.example.com")
+	if x.total != len(eps) {
+		t.Errorf("total %d, want %d", x.total, len(eps))
+	}
+
+	// A restored resource label is the caller's: changing it leaves the index as it was.
+	got := x.at(map[string]bool{"web.example.com": true})
+	got[0].Labels["changed"] = "yes"
+	got[0].DNSName = "changed.example.com"
+	check("web.example.com")
+}
+
+// TestDesiredIndexRetainedBytes bounds the heap the index keeps once the sources' endpoints it was
+// built from are dropped, per endpoint (one object with one name each, as Ingresses make), the
+// endpoints' strings included: 342 bytes since it keeps copies without the resource label's map, 686
+// when it kept the sources' endpoints with their label maps. Fails above 400.
+func TestDesiredIndexRetainedBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes 100,000 endpoints")
+	}
+	const n = 100_000
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	eps := make([]*endpoint.Endpoint, n)
+	for i := range eps {
+		// The source's shape (internal/source recordMeta.fill): one endpoint, its targets, a label map.
+		eps[i] = &endpoint.Endpoint{DNSName: fmt.Sprintf("h%06d.example.com", i), RecordType: endpoint.RecordTypeA,
+			Targets: endpoint.Targets{fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255)},
+			Labels:  endpoint.Labels{endpoint.ResourceLabelKey: fmt.Sprintf("ingress/default/web-%06d", i)}}
+	}
+	var x desiredIndex
+	x.rebuild(eps)
+	eps = nil
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	perEndpoint := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	runtime.KeepAlive(&x)
+	t.Logf("%.0f bytes per endpoint kept by the desired index (its copies, names and resource strings included)", perEndpoint)
+	if perEndpoint > 400 {
+		t.Errorf("%.0f bytes per endpoint, want at most 400", perEndpoint)
+	}
+}
