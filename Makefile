@@ -76,15 +76,17 @@ bench-side-by-side: build
 # A million endpoints in one zonekeeper (issue 15; figures in docs/benchmarks.md): OBJECTS Ingresses
 # of HOSTS host rules each in a real kube-apiserver, zonekeeper (bin/zonekeeper, its defaults but
 # --provider=builtin) asked over DNS until every name is answered, then an idle window and CHANGES
-# status-IP changes. `make bench-million OBJECTS=100 HOSTS=100` is the quick check. Table also in MILLION_OUT.
+# status-IP changes. `make bench-million OBJECTS=100 HOSTS=100` is the quick check. Table also in MILLION_OUT;
+# ZK_ARGS adds flags (e.g. ZK_ARGS=--interval=10m).
 OBJECTS ?= 10k
 HOSTS ?= 100
 MILLION_IDLE ?= 2m
 MILLION_GAP ?= 2s
 MILLION_OUT ?= bin/million.md
+ZK_ARGS ?=
 .PHONY: bench-million
 bench-million: build
 	ZONEKEEPER_TESTBIN=$$(./hack/testbed.sh | tail -n 1) MIL_OBJECTS=$(OBJECTS) MIL_HOSTS=$(HOSTS) \
 	MIL_IDLE=$(MILLION_IDLE) MIL_CHANGES=$(CHANGES) MIL_CHANGE_GAP=$(MILLION_GAP) \
-	MIL_ZONEKEEPER=$(abspath $(BIN)) MIL_OUT=$(abspath $(MILLION_OUT)) \
+	MIL_ZONEKEEPER=$(abspath $(BIN)) MIL_OUT=$(abspath $(MILLION_OUT)) MIL_ARGS="$(ZK_ARGS)" \
 	go test -tags sidebyside -run '^TestMillion$$' -count=1 -v -timeout $(BENCH_TIMEOUT) ./test/bench/

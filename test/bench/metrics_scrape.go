@@ -71,3 +71,13 @@ func histogramMean(before, after, name string, with ...string) (mean time.Durati
 	sum := metricTotal(after, name+"_sum", with...) - metricTotal(before, name+"_sum", with...)
 	return time.Duration(sum / count * float64(time.Second)), int(count)
 }
+
+// liveHeap is the Go heap that survived the last garbage collection, from a Go program's own
+// metrics: the next collection's goal is that heap grown by GOGC percent.
+func liveHeap(text string) int64 {
+	gogc := metricTotal(text, "go_gc_gogc_percent")
+	if gogc <= 0 {
+		return 0
+	}
+	return int64(metricTotal(text, "go_memstats_next_gc_bytes") / (1 + gogc/100))
+}

@@ -44,3 +44,15 @@ func TestHistogramMeanIsOfTheNewObservations(t *testing.T) {
 		t.Errorf("Records made no new call, got %d", n)
 	}
 }
+
+func TestLiveHeapIsTheGCGoalLessGOGC(t *testing.T) {
+	if v := liveHeap("go_gc_gogc_percent 100\ngo_memstats_next_gc_bytes 1.2e+10\n"); v != 6e9 {
+		t.Errorf("GOGC 100, goal 12 GB: live %d, want 6 GB", v)
+	}
+	if v := liveHeap("go_gc_gogc_percent 50\ngo_memstats_next_gc_bytes 3e+09\n"); v != 2e9 {
+		t.Errorf("GOGC 50, goal 3 GB: live %d, want 2 GB", v)
+	}
+	if v := liveHeap("go_memstats_next_gc_bytes 3e+09\n"); v != 0 {
+		t.Errorf("no GOGC figure: %d", v)
+	}
+}

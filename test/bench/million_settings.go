@@ -26,6 +26,9 @@ type millionSettings struct {
 	ConvergeTimeout, ChangeTimeout time.Duration
 	// Zonekeeper is the binary to run; empty builds ./cmd/zonekeeper (MIL_ZONEKEEPER).
 	Zonekeeper string
+	// Args are flags added to zonekeeper's command line, space-separated (MIL_ARGS), e.g.
+	// "--interval=10m" to keep resyncs out of the changes; the table names them.
+	Args []string
 	// Out is a file the table is appended to, as Markdown, besides standard output (MIL_OUT).
 	Out string
 }
@@ -100,6 +103,12 @@ func millionSettingsFrom(getenv func(string) string) (millionSettings, error) {
 		return s, fmt.Errorf("MIL_OBJECTS: %d Ingresses, but each needs its own status address in 10.0.0.0/8 (at most %d)", s.Objects, 1<<24)
 	}
 	s.Zonekeeper = getenv("MIL_ZONEKEEPER")
+	for _, a := range strings.Fields(getenv("MIL_ARGS")) {
+		if !strings.HasPrefix(a, "--") {
+			return s, fmt.Errorf("MIL_ARGS (make ZK_ARGS=): %q is not a --flag; want flags such as --interval=10m, space-separated", a)
+		}
+		s.Args = append(s.Args, a)
+	}
 	s.Out = getenv("MIL_OUT")
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -20,13 +21,15 @@ func TestMillionSettingsFromEnvironment(t *testing.T) {
 	s, err := millionSettingsFrom(env(map[string]string{
 		"MIL_OBJECTS": "20k", "MIL_HOSTS": "50", "MIL_IDLE": "90s", "MIL_CHANGES": "10", "MIL_CHANGE_GAP": "0s",
 		"MIL_CONVERGE_TIMEOUT": "2h", "MIL_CHANGE_TIMEOUT": "1m", "MIL_ZONEKEEPER": "/x/zk", "MIL_OUT": "/x/out.md",
+		"MIL_ARGS": " --interval=10m  --log-level=warn ",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := millionSettings{Objects: 20000, Hosts: 50, Idle: 90 * time.Second, Changes: 10, ChangeGap: 0,
 		ConvergeTimeout: 2 * time.Hour, ChangeTimeout: time.Minute, Zonekeeper: "/x/zk", Out: "/x/out.md"}
-	if s != want {
+	want.Args = []string{"--interval=10m", "--log-level=warn"}
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("got %+v, want %+v", s, want)
 	}
 }
@@ -35,7 +38,7 @@ func TestMillionSettingsFromEnvironment(t *testing.T) {
 func TestMillionSettingsRefuseBadValues(t *testing.T) {
 	for name, value := range map[string]string{
 		"MIL_OBJECTS": "1k,2k", "MIL_HOSTS": "1001", "MIL_IDLE": "0s", "MIL_CHANGE_GAP": "-1s", "MIL_CHANGES": "1",
-		"MIL_CONVERGE_TIMEOUT": "soon", "MIL_CHANGE_TIMEOUT": "5",
+		"MIL_CONVERGE_TIMEOUT": "soon", "MIL_CHANGE_TIMEOUT": "5", "MIL_ARGS": "--interval=10m 10m",
 	} {
 		_, err := millionSettingsFrom(env(map[string]string{name: value}))
 		if err == nil || !strings.Contains(err.Error(), name) {

@@ -46,7 +46,7 @@ func TestMillion(t *testing.T) {
 		fmt.Sprintf("- %d changes %s apart, idle window %s, harness built with %s\n", s.Changes, s.ChangeGap, s.Idle, runtime.Version())
 	emitMillion(t, s, header)
 
-	res := millionResult{Objects: s.Objects, Hosts: s.Hosts, Idle: s.Idle, LoadStart: loadAverages()}
+	res := millionResult{Objects: s.Objects, Hosts: s.Hosts, Args: s.Args, Idle: s.Idle, LoadStart: loadAverages()}
 	wholeRun := sampleLoad()
 	kube := testbed.StartKubeAPIServer(t)
 	client, err := fastClient(kube.Config)
@@ -66,6 +66,7 @@ func TestMillion(t *testing.T) {
 	args := []string{"--source=ingress", "--provider=builtin", "--builtin-listen=" + dnsAddr,
 		"--builtin-zone=" + benchZone, "--kubeconfig=" + kube.Kubeconfig,
 		"--metrics-address=" + strings.TrimSuffix(strings.TrimPrefix(metricsURL, "http://"), "/metrics")}
+	args = append(args, s.Args...)
 	say("starting zonekeeper %s", strings.Join(args, " "))
 	converging := sampleLoad()
 	start = time.Now()
@@ -113,6 +114,7 @@ func TestMillion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	res.LiveIdle = liveHeap(after)
 	res.IdleRecordsMean, res.IdleRecords = histogramMean(before, after, "zonekeeper_provider_call_duration_seconds", `operation="records"`)
 	say("idle: %s CPU, RSS %s (anonymous %s), %d listings", human(res.IdleCPU), megabytes(res.RSSIdle), megabytes(res.AnonIdle), res.IdleRecords)
 
@@ -141,13 +143,14 @@ func TestMillion(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.ApplyMean, res.ApplyCalls = histogramMean(before, after, "zonekeeper_provider_call_duration_seconds", `operation="apply_changes"`)
+	res.LiveAfter = liveHeap(after)
 	res.EventReconcileMean, _ = histogramMean(before, after, "zonekeeper_sync_duration_seconds", `trigger="event"`)
 	res.RSSAfter = mustRead(t, "zonekeeper", residentBytes, p.pid())
 	res.AnonAfter = mustRead(t, "zonekeeper", anonymousBytes, p.pid())
 	res.PeakRSS = mustRead(t, "zonekeeper", peakResidentBytes, p.pid())
 	p.stop()
 	res.LoadMean, res.LoadMax = wholeRun.stop()
-	say("event to answer median %s, p95 %s", human(percentile(res.Latencies, 50)), human(percentile(res.Latencies, 95)))
+	say("event to answer median %s, p95 %s; each, in order: %v", human(percentile(res.Latencies, 50)), human(percentile(res.Latencies, 95)), roundAll(res.Latencies))
 	emitMillion(t, s, res.markdown())
 }
 
@@ -167,4 +170,12 @@ func loadAverages() string {
 // emitMillion prints a block and appends it to MIL_OUT when set.
 func emitMillion(t *testing.T, s millionSettings, block string) {
 	emit(t, settings{Out: s.Out}, block)
+}
+
+func roundAll(ds []time.Duration) []time.Duration {
+	out := make([]time.Duration, len(ds))
+	for i, d := range ds {
+		out[i] = d.Round(time.Millisecond)
+	}
+	return out
 }
