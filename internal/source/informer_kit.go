@@ -23,6 +23,11 @@ func (h *Handlers) Add(fn func()) { h.h.add(fn) }
 // label (kind/namespace/name), for an ObjectSource; call it before StartAndSync.
 func (h *Handlers) NameObjects(name, kind string) { h.h.nameObjects(name, kind) }
 
+// DependentsOf makes the events of the informer watched under name carry the resource labels of the
+// objects whose endpoints read the changed object, as of returns them (none: the event is dropped);
+// call it before StartAndSync.
+func (h *Handlers) DependentsOf(name string, of func(obj any) []string) { h.h.dependentsOf(name, of) }
+
 // AddObject registers fn as ObjectSource.AddObjectHandler does.
 func (h *Handlers) AddObject(fn func(resource string)) { h.h.addObject(fn) }
 

@@ -31,6 +31,10 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	s := &ServiceSource{c: c, live: true}
 	svcInf := f.Core().V1().Services()
 	s.services = svcInf.Lister()
+	if err := svcInf.Informer().AddIndexers(cache.Indexers{serviceTypeIndex: serviceType}); err != nil {
+		return nil, fmt.Errorf("service index: %w", err)
+	}
+	s.byType = svcInf.Informer().GetIndexer()
 	watched := map[string]cache.SharedIndexInformer{"services": svcInf.Informer()}
 
 	needNodes, needPods, needSlices := c.serviceInformersNeeded()
@@ -41,7 +45,11 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	}
 	if needPods {
 		inf := f.Core().V1().Pods()
+		if err := inf.Informer().AddIndexers(cache.Indexers{podNodeIndex: podNodeName}); err != nil {
+			return nil, fmt.Errorf("pod index: %w", err)
+		}
 		s.state.pods = inf.Lister()
+		s.podsByNode = inf.Informer().GetIndexer()
 		watched["pods"] = inf.Informer()
 	}
 	if needSlices && slices.Contains(cfg.SkipResources, endpointSlicesResource) {
@@ -51,10 +59,12 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 		idx := endpointSliceIndexers()
 		delete(idx, cache.NamespaceIndex) // the factory's informer already has it
 		idx[endpointSlicePodIndex] = endpointSlicePods
+		idx[endpointSliceNodeIndex] = endpointSliceNodes
 		if err := inf.AddIndexers(idx); err != nil {
 			return nil, fmt.Errorf("endpointslice index: %w", err)
 		}
 		s.state.slices = inf.GetIndexer()
+		s.slicesByNode = s.state.slices
 		watched["endpointslices"] = inf
 	}
 	s.watchServiceDependents(watched)

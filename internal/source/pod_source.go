@@ -65,12 +65,7 @@ func NewPod(ctx context.Context, client kubernetes.Interface, cfg Config) (*PodS
 	pf := nodePodInformerFactory(client, cfg.Namespace)
 	nf := nodePodInformerFactory(client, "")
 	podInf, nodeInf := pf.Core().V1().Pods(), nf.Core().V1().Nodes()
-	if err := podInf.Informer().AddIndexers(cache.Indexers{podNodeIndex: func(obj any) ([]string, error) {
-		if p, ok := obj.(*corev1.Pod); ok && p.Spec.NodeName != "" {
-			return []string{p.Spec.NodeName}, nil
-		}
-		return nil, nil
-	}}); err != nil {
+	if err := podInf.Informer().AddIndexers(cache.Indexers{podNodeIndex: podNodeName}); err != nil {
 		return nil, fmt.Errorf("pod index: %w", err)
 	}
 	s := &PodSource{c: c, pods: podInf.Lister(), nodes: nodeInf.Lister(), byNode: podInf.Informer().GetIndexer()}

@@ -17,8 +17,8 @@ import (
 // TestServiceEventsNameTheirServices runs the Service source against a real kube-apiserver with every
 // service type, so that it watches pods, nodes and EndpointSlices too: a pod's event names the
 // Services whose selector picks it and those whose EndpointSlices point at it, an EndpointSlice's
-// event names its Service, a node's event names no object (it plans everything), and a pod no
-// Service reads causes no event. ObjectEndpoints for one of two Services merged at one name answers
+// event names its Service, a node's names every NodePort Service and those reading a pod or a slice
+// endpoint on it, and a pod no Service reads causes no event. ObjectEndpoints for one of two Services merged at one name answers
 // for both, with what Endpoints publishes there.
 func TestServiceEventsNameTheirServices(t *testing.T) {
 	if testing.Short() {
@@ -95,11 +95,49 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 		t.Fatalf("a pod no Service reads concerns %v; want none", got)
 	}
 
+	// A node's event names the Services that read it: every NodePort Service, those reading a pod on
+	// it, those with a slice endpoint on it.
+	create(&corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "np", Annotations: map[string]string{PrefixAlpha + "hostname": "np.example.com"}},
+		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeNodePort, Ports: []corev1.ServicePort{{Port: 80}}}})
+	expect("service create", "service/default/np")
+	onNode := pod("web-1", map[string]string{"app": "web"})
+	onNode.Spec.NodeName = "n1"
+	create(onNode)
+	expect("a pod the selector picks", "service/default/web")
+	n2 := "n2"
+	create(&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "manual-2", Labels: map[string]string{discoveryv1.LabelServiceName: "manual"}},
+		AddressType: discoveryv1.AddressTypeIPv4,
+		Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"10.0.0.7"}, Conditions: discoveryv1.EndpointConditions{Ready: &ready}, NodeName: &n2}}})
+	expect("a slice endpoint on n2", "service/default/manual")
+	// expectOnly waits for exactly the names want, then for 2 seconds of silence.
+	expectOnly := func(what string, want ...string) {
+		t.Helper()
+		var got []string
+		deadline := time.After(30 * time.Second)
+		for len(got) < len(want) {
+			select {
+			case r := <-named:
+				got = append(got, r)
+			case <-deadline:
+				t.Fatalf("%s: named %q, want %q", what, got, want)
+			}
+		}
+		select {
+		case r := <-named:
+			got = append(got, r)
+		case <-time.After(2 * time.Second):
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: named %q, want %q", what, got, want)
+		}
+	}
 	create(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}})
-	everything := func(what string) { t.Helper(); awaitNamed(t, named, what, "") }
-	everything("a new node")
+	expectOnly("node n1", "service/default/np", "service/default/web")
+	create(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n2"}})
+	expectOnly("node n2", "service/default/manual", "service/default/np")
 	// A heartbeat changes nothing the source reads (the cache holds nodes cut down to their
-	// addresses): no event. An address change plans everything: exactly one event.
+	// addresses): no event. An address change names the node's readers once.
 	n, err := client.CoreV1().Nodes().Get(ctx, "n1", metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -112,12 +150,7 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 	if _, err := client.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	everything("a node's new address")
-	select {
-	case got := <-named:
-		t.Fatalf("a heartbeat and an address change caused two events (the second names %q); want one", got)
-	case <-time.After(2 * time.Second):
-	}
+	expectOnly("a heartbeat, then a new address of n1", "service/default/np", "service/default/web")
 
 	// Two Services merged at one name: asking for one answers for both.
 	lb := func(name, ip string) {

@@ -8,6 +8,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -26,6 +27,9 @@ type ServiceSource struct {
 	slicesSkipped bool
 	// merged lets events make the endpoints of the Services they name (ObjectEndpoints).
 	merged mergedObjects
+	// byType, podsByNode and slicesByNode are the informers' indexes a node's event reads to name
+	// the Services that read the node (service_events.go); nil where not watched.
+	byType, podsByNode, slicesByNode cache.Indexer
 }
 
 // endpointSlicesResource names the EndpointSlice resource as Config.SkipResources does.
@@ -77,8 +81,8 @@ func NewServiceFromLister(lister corelisters.ServiceLister, cfg Config) (*Servic
 }
 
 // ObjectKinds implements ObjectSource: a Service's endpoints depend on it, on the Services it is
-// merged with (ObjectEndpoints makes those too), and on the pods and EndpointSlices whose events
-// name it; a node's event names no object.
+// merged with (ObjectEndpoints makes those too), and on the pods, EndpointSlices and nodes whose
+// events name it.
 func (s *ServiceSource) ObjectKinds() []string { return []string{serviceResourceKind} }
 
 // AddObjectHandler implements ObjectSource.

@@ -125,9 +125,14 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 		a.resource + "." + group: rtInf,
 		"namespaces":             nsInf,
 	}
-	// A route's events name it; a Gateway's, a ListenerSet's or a Namespace's can concern every route
-	// attached to it and plan everything.
+	// A route's events name it; a Gateway's, a ListenerSet's or a Namespace's name the routes that
+	// read it (events.go).
 	s.handlers.NameObjects(a.resource+"."+group, a.label())
+	if err := rtInf.AddIndexers(cache.Indexers{routesByParent: s.routeParents}); err != nil {
+		return nil, err
+	}
+	s.handlers.DependentsOf("gateways."+group, s.gatewayDependents)
+	s.handlers.DependentsOf("namespaces", s.namespaceDependents)
 	starters := []source.Starter{gwFactory.Start, kubeFactory.Start}
 	if rtFactory != gwFactory {
 		starters = append(starters, rtFactory.Start)
@@ -139,8 +144,12 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 		if err := inf.SetTransform(source.TrimObject); err != nil {
 			return nil, err
 		}
+		if err := inf.AddIndexers(cache.Indexers{listenerSetsByGateway: listenerSetParent}); err != nil {
+			return nil, err
+		}
 		s.listenerSets = inf.GetIndexer()
 		watched[listenerSetResource.Resource+"."+group] = inf
+		s.handlers.DependentsOf(listenerSetResource.Resource+"."+group, s.listenerSetDependents)
 		starters = append(starters, f.Start)
 	}
 	if err := source.StartAndSync(ctx, watched, &s.handlers, starters...); err != nil {
@@ -268,7 +277,7 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 
 // ObjectKinds implements source.ObjectSource: a route's endpoints depend on it, on the routes of its
 // kind it is merged with (ObjectEndpoints makes those too) and on Gateways, ListenerSets and
-// Namespaces, whose events plan everything.
+// Namespaces, whose events name the routes that read them (events.go).
 func (s *Source) ObjectKinds() []string { return []string{s.a.label()} }
 
 // AddObjectHandler implements source.ObjectSource.

@@ -14,7 +14,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
-// A route's events name the route; a Gateway's name none (they plan everything). ObjectEndpoints for
+// A route's events name the route; a Gateway's name the routes attached to it. ObjectEndpoints for
 // one of two routes merged at one name answers for both, with what Endpoints publishes there: the
 // first route in namespace/name order gives the TTL.
 func TestGatewayRouteEventsNameTheirRoute(t *testing.T) {
@@ -86,5 +86,5 @@ func TestGatewayRouteEventsNameTheirRoute(t *testing.T) {
 	if _, err := c.clients.Gateway.GatewayV1().Gateways("a").UpdateStatus(ctx, g, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	expect("a Gateway's update", "")
+	expect("a Gateway's update", "httproute/a/r1")
 }
