@@ -107,7 +107,7 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 	n2 := "n2"
 	create(&discoveryv1.EndpointSlice{ObjectMeta: metav1.ObjectMeta{Name: "manual-2", Labels: map[string]string{discoveryv1.LabelServiceName: "manual"}},
 		AddressType: discoveryv1.AddressTypeIPv4,
-		Endpoints: []discoveryv1.Endpoint{{Addresses: []string{"10.0.0.7"}, Conditions: discoveryv1.EndpointConditions{Ready: &ready}, NodeName: &n2}}})
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{"10.0.0.7"}, Conditions: discoveryv1.EndpointConditions{Ready: &ready}, NodeName: &n2}}})
 	expect("a slice endpoint on n2", "service/default/manual")
 	// expectOnly waits for exactly the names want, then for 2 seconds of silence.
 	expectOnly := func(what string, want ...string) {
