@@ -15,12 +15,48 @@ import (
 // Input.OwnerID, and a Create never lands on a name and set identifier where some current record is
 // not ours.
 func Calculate(in Input) Result {
-	t := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes))
-	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable), t: &t, cnameRank: -1}
+	return calculate(in, partsFor(len(in.Current)+len(in.Desired)))
+}
+
+// calculate is Calculate with the input read, and the rows planned, in the given number of parts at
+// once. The result does not depend on parts.
+func calculate(in Input, parts int) Result {
+	t := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes), parts)
+	base := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable), t: &t, cnameRank: -1}
 	if r, ok := t.types.rank(endpoint.RecordTypeCNAME); ok {
-		p.cnameRank = int32(r)
+		base.cnameRank = int32(r)
 	}
-	entries := t.entries
+	// Each part plans a run of whole rows, which ends where the next part's begins.
+	bounds := make([]int, parts+1)
+	for part := 1; part < parts; part++ {
+		b := max(bounds[part-1], part*len(t.entries)/parts)
+		for b > 0 && b < len(t.entries) && sameRow(t.entries[b-1], t.entries[b]) {
+			b++
+		}
+		bounds[part] = b
+	}
+	bounds[parts] = len(t.entries)
+	planners := make([]planner, parts)
+	inParts(parts, func(part int) {
+		p := &planners[part]
+		*p = base
+		p.planRows(t.entries[bounds[part]:bounds[part+1]])
+	})
+	// The parts' lists, one after the other, are the lists one part would have made.
+	p := &planners[0]
+	for _, q := range planners[1:] {
+		p.creates = append(p.creates, q.creates...)
+		p.updates = append(p.updates, q.updates...)
+		p.deletes = append(p.deletes, q.deletes...)
+		p.conflicts = append(p.conflicts, q.conflicts...)
+		p.mismatches = append(p.mismatches, q.mismatches...)
+		p.held = append(p.held, q.held...)
+	}
+	return p.result(parts)
+}
+
+// planRows plans the rows of a run of table entries.
+func (p *planner) planRows(entries []entry) {
 	for i := 0; i < len(entries); {
 		j := i + 1
 		for j < len(entries) && sameRow(entries[i], entries[j]) {
@@ -29,12 +65,11 @@ func Calculate(in Input) Result {
 		p.planRow(entries[i:j])
 		i = j
 	}
-	return p.result()
 }
 
 // keyed is a planned endpoint with the table entry whose key (name, type, set identifier) it has,
-// for sorting the output. For a create ep is the winning candidate and for an update the winning
-// candidate beside the current record (old): result makes their copies.
+// for sorting the output. For a create ep is the copy of the winning candidate, for an update the
+// copy that is UpdateNew beside the current record (old), for a delete the current record.
 type keyed struct {
 	ep    *endpoint.Endpoint
 	old   *endpoint.Endpoint // UpdateOld, for updates only
@@ -61,6 +96,7 @@ type planner struct {
 	cnameRank  int32 // CNAME's rank in t.types, -1 when CNAME is not managed
 
 	creates, updates, deletes []keyed
+	copies                    copySlab
 	conflicts                 []Conflict
 	mismatches                []OwnerMismatch
 	held                      []HeldChange
@@ -82,34 +118,51 @@ func (p *planner) migrating(e *endpoint.Endpoint) bool {
 	return p.oldOwnerID != "" && p.oldOwnerID != p.ownerID && e.Owner() == p.oldOwnerID
 }
 
-func (p *planner) result() Result {
-	var s nameSorter
+// result sorts the lists and makes the Result. With parts > 1 the lists are sorted on three
+// goroutines: creates with the rare lists, updates, deletes with the mismatches.
+func (p *planner) result(parts int) Result {
 	keyedName := func(k keyed) string { return p.t.names[k.name] }
-	sortByName(&s, p.creates, keyedName, p.t.compareKeyed)
-	sortByName(&s, p.updates, keyedName, p.t.compareKeyed)
-	sortByName(&s, p.deletes, keyedName, p.t.compareKeyed)
-	sortByName(&s, p.conflicts, func(c Conflict) string { return c.Key.DNSName }, compareConflicts)
-	sortByName(&s, p.mismatches, func(m OwnerMismatch) string { return m.Key.DNSName }, compareMismatches)
-	// Ties (a provider listing one key twice) are broken by the record itself: the result must not
-	// depend on input order.
-	sortByName(&s, p.held, func(h HeldChange) string { return h.Key.DNSName }, func(a, b HeldChange) int {
-		return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Action, b.Action), cmp.Compare(a.Resource, b.Resource),
-			cmp.Compare(a.Record.String(), b.Record.String()))
-	})
+	sorts := [...]func(s *nameSorter){
+		func(s *nameSorter) {
+			sortByName(s, p.creates, keyedName, p.t.compareKeyed)
+			sortByName(s, p.conflicts, func(c Conflict) string { return c.Key.DNSName }, compareConflicts)
+			// Ties (a provider listing one key twice) are broken by the record itself: the result
+			// must not depend on input order.
+			sortByName(s, p.held, func(h HeldChange) string { return h.Key.DNSName }, func(a, b HeldChange) int {
+				return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Action, b.Action), cmp.Compare(a.Resource, b.Resource),
+					cmp.Compare(a.Record.String(), b.Record.String()))
+			})
+		},
+		func(s *nameSorter) { sortByName(s, p.updates, keyedName, p.t.compareKeyed) },
+		func(s *nameSorter) {
+			sortByName(s, p.deletes, keyedName, p.t.compareKeyed)
+			sortByName(s, p.mismatches, func(m OwnerMismatch) string { return m.Key.DNSName }, compareMismatches)
+		},
+	}
+	if parts == 1 {
+		var s nameSorter
+		for _, sort := range sorts {
+			sort(&s)
+		}
+	} else {
+		inParts(len(sorts), func(part int) {
+			var s nameSorter
+			sorts[part](&s)
+		})
+	}
 
 	changes := &Changes{} // an empty list stays nil: the webhook protocol's JSON says null
-	slab := newCopySlab(p.creates, p.updates)
 	if len(p.creates) > 0 {
 		changes.Create = make([]*endpoint.Endpoint, len(p.creates))
 		for i, c := range p.creates {
-			changes.Create[i] = slab.copyOf(c.ep)
+			changes.Create[i] = c.ep
 		}
 	}
 	if len(p.updates) > 0 {
 		changes.UpdateOld = make([]*endpoint.Endpoint, len(p.updates))
 		changes.UpdateNew = make([]*endpoint.Endpoint, len(p.updates))
 		for i, u := range p.updates {
-			changes.UpdateOld[i], changes.UpdateNew[i] = u.old, slab.updatedEndpoint(u.ep, u.old)
+			changes.UpdateOld[i], changes.UpdateNew[i] = u.old, u.ep
 		}
 	}
 	if len(p.deletes) > 0 {

@@ -25,13 +25,20 @@ const goldenFile = "testdata/calculate.golden"
 // duplicate current records, foreign, unowned and migrating owners, every policy, filters, managed
 // and excluded types, unreadable sources) and over the benchmark's input. Any change of order, of a
 // field, of which input record an update or delete names, or of a copy that stops being fresh fails
-// it. ZK_PLAN_GOLDEN_UPDATE=1 rewrites the file: only for an intended change of behaviour, said so in
+// it. Each case is also planned in several parts at once, as Calculate does for large inputs, and must
+// come out the same. ZK_PLAN_GOLDEN_UPDATE=1 rewrites the file: only for an intended change of behaviour, said so in
 // the commit.
 func TestCalculateMatchesGolden(t *testing.T) {
 	cases := goldenCorpus()
 	got := make([]string, len(cases))
 	for i, in := range cases {
 		got[i] = digestOf(renderPlan(t, in, plan.Calculate(in)))
+		// The input read and the rows planned in parts (goroutines) make the same plan as in one.
+		for _, parts := range []int{1, 2, 3, 7} {
+			if d := digestOf(renderPlan(t, in, plan.CalculateInParts(in, parts))); d != got[i] {
+				t.Errorf("case %d: the plan in %d parts differs from Calculate's:\n%s", i, parts, renderPlan(t, in, plan.CalculateInParts(in, parts)))
+			}
+		}
 	}
 	if os.Getenv("ZK_PLAN_GOLDEN_UPDATE") == "1" {
 		if err := os.WriteFile(goldenFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {

@@ -13,18 +13,19 @@ import (
 // megabytes, and every lookup misses the CPU cache twice. Here the names are first partitioned by
 // the top bits of their hash into blocks of about a hundred, and each block is grouped with a small
 // open-addressing table that stays in the cache.
-func groupNames(names []string) (group []int32, distinct []string) {
+func groupNames(names []string, parts int) (group []int32, distinct []string) {
 	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
 	hashes := make([]uint64, len(names))
 	for k, name := range names {
 		hashes[k] = maphash.String(seed, name)
 	}
-	return groupByHash(names, hashes)
+	return groupByHash(names, hashes, parts)
 }
 
-// groupByHash is groupNames with the hashes given, so that a test can make them collide. Names are
+// groupByHash is groupNames with the hashes given, so that a test can make them collide. The blocks
+// are grouped in the given number of parts at once. Names are
 // only ever equal when their strings are: a hash is a hint, never proof.
-func groupByHash(names []string, hashes []uint64) (group []int32, distinct []string) {
+func groupByHash(names []string, hashes []uint64, parts int) (group []int32, distinct []string) {
 	n := len(names)
 	group = make([]int32, n)
 	if n == 0 {
@@ -59,35 +60,51 @@ func groupByHash(names []string, hashes []uint64) (group []int32, distinct []str
 		end[i]++
 	}
 
-	// first[k] (kept in group) is the position of the first occurrence of names[k].
+	// first[k] (kept in group) is the position of the first occurrence of names[k]. Blocks are
+	// independent: parts of them are grouped at once, each part with its own table.
 	first := group
-	table := make([]int32, tableSize(largest)) // 1 + an index into the block; 0 is empty
-	start, groups := int32(0), 0
-	for _, stop := range end {
-		block := order[start:stop]
-		start = stop
-		if len(block) == 0 {
-			continue
+	partGroups := make([]int, parts)
+	inParts(parts, func(part int) {
+		from, to := part*blocks/parts, (part+1)*blocks/parts
+		if from == to {
+			return
 		}
-		slots := table[:tableSize(int32(len(block)))]
-		mask := uint32(len(slots) - 1)
-		for i := range block {
-			p := &block[i]
-			for s := p.hash & mask; ; s = (s + 1) & mask {
-				j := slots[s]
-				if j == 0 {
-					slots[s] = int32(i) + 1
-					first[p.k] = p.k
-					groups++
-					break
-				}
-				if q := &block[j-1]; q.hash == p.hash && names[q.k] == names[p.k] {
-					first[p.k] = q.k // q came first: a block keeps input order
-					break
+		table := make([]int32, tableSize(largest)) // 1 + an index into the block; 0 is empty
+		start, groups := int32(0), 0
+		if from > 0 {
+			start = end[from-1]
+		}
+		for _, stop := range end[from:to] {
+			block := order[start:stop]
+			start = stop
+			if len(block) == 0 {
+				continue
+			}
+			slots := table[:tableSize(int32(len(block)))]
+			mask := uint32(len(slots) - 1)
+			for i := range block {
+				p := &block[i]
+				for s := p.hash & mask; ; s = (s + 1) & mask {
+					j := slots[s]
+					if j == 0 {
+						slots[s] = int32(i) + 1
+						first[p.k] = p.k
+						groups++
+						break
+					}
+					if q := &block[j-1]; q.hash == p.hash && names[q.k] == names[p.k] {
+						first[p.k] = q.k // q came first: a block keeps input order
+						break
+					}
 				}
 			}
+			clear(slots)
 		}
-		clear(slots)
+		partGroups[part] = groups
+	})
+	groups := 0
+	for _, g := range partGroups {
+		groups += g
 	}
 
 	// Number the groups in order of first appearance, in place: first[k] <= k, so the group of a

@@ -43,8 +43,10 @@ func TestGroupNamesAgreesWithAMap(t *testing.T) {
 				t.Fatalf("%d names, %s: distinct %q, want %q", n, desc, distinct, wantDistinct)
 			}
 		}
-		group, distinct := groupNames(slices.Clone(names)) // groupNames overwrites its list
-		check("maphash", group, distinct)
+		for _, parts := range []int{1, 2, 3} {
+			group, distinct := groupNames(slices.Clone(names), parts) // groupNames overwrites its list
+			check(fmt.Sprintf("maphash, %d parts", parts), group, distinct)
+		}
 		if n > 2000 {
 			continue // the colliding hashes make the tables quadratic
 		}
@@ -53,8 +55,10 @@ func TestGroupNamesAgreesWithAMap(t *testing.T) {
 			for k, name := range names {
 				hashes[k] = hash(name)
 			}
-			group, distinct := groupByHash(slices.Clone(names), hashes)
-			check(desc, group, distinct)
+			for _, parts := range []int{1, 2, 3} {
+				group, distinct := groupByHash(slices.Clone(names), hashes, parts)
+				check(fmt.Sprintf("%s, %d parts", desc, parts), group, distinct)
+			}
 		}
 	}
 }

@@ -61,7 +61,6 @@ func (p *planner) planRow(row []entry) {
 	}
 
 	// A create is planned only when nothing in the row belongs to someone else: the name is theirs.
-	// The copy is made in result, once the creates are sorted.
 	if len(p.pending) == 0 {
 		return
 	}
@@ -78,6 +77,7 @@ func (p *planner) planRow(row []entry) {
 			p.mismatch(p.t.keyOf(c), ActionCreate, foreign, c.ep.Resource())
 			continue
 		}
+		c.ep = p.copies.copyOf(c.ep)
 		p.creates = append(p.creates, c)
 	}
 }
@@ -97,8 +97,7 @@ func (p *planner) update(current entry, winner *endpoint.Endpoint, ownerOnly boo
 		p.mismatch(p.t.key(current), ActionUpdate, record, winner.Resource())
 		return
 	}
-	// The winning candidate, beside the record: result makes UpdateNew once the updates are sorted.
-	p.updates = append(p.updates, keyedAt(current, winner, record))
+	p.updates = append(p.updates, keyedAt(current, p.copies.updatedEndpoint(winner, record), record))
 }
 
 // delete drops a current record. A foreign record nobody here asks for is simply someone else's

@@ -70,49 +70,30 @@ func (t *table) keyOfParts(name, setID, rank int32) endpoint.Key {
 // in does not matter (the output is sorted at the end), and sorting 10^5 entries by three strings
 // cost more than the whole rest of the plan. Grouping by name alone hashes less than by a struct;
 // set identifiers are rare and are sorted apart inside each name's group.
-func buildTable(in Input, types recordTypeFilter) table {
+func buildTable(in Input, types recordTypeFilter, parts int) table {
 	n := len(in.Current) + len(in.Desired)
 	t := table{current: in.Current, desired: in.Desired, setIDs: []string{""}, types: types}
-	var setIDs map[string]int32    // made at the first set identifier
-	inOrder := make([]entry, 0, n) // the kept endpoints in input order; name is set below
-	names := make([]string, 0, n)
-	// Each name is hashed here, while its bytes are in the cache from nameKey, rather than in a second
-	// pass over 10^5 strings scattered through memory.
+	// The kept endpoints in input order (an entry's name is set below), their names and the names'
+	// hashes. Each part of the input writes from the start of its own stretch, which is as long as the
+	// part; the stretches are then moved together.
+	inOrder := make([]entry, n)
+	names := make([]string, n)
+	hashes := make([]uint64, n)
 	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
-	hashes := make([]uint64, 0, n)
-	for i := range n {
-		ep := endpointAt(in, i)
-		if ep == nil {
-			continue
-		}
-		rank, ok := types.rank(ep.RecordType)
-		if !ok {
-			continue
-		}
-		name := nameKey(ep.DNSName)
-		if !in.DomainFilter.matchKey(name) {
-			continue
-		}
-		var setID int32
-		if ep.SetIdentifier != "" {
-			if setIDs == nil {
-				setIDs = map[string]int32{}
-			}
-			if setID, ok = setIDs[ep.SetIdentifier]; !ok {
-				setID = int32(len(t.setIDs))
-				setIDs[ep.SetIdentifier] = setID
-				t.setIDs = append(t.setIDs, ep.SetIdentifier)
-			}
-		}
-		at, desired := int32(i), i >= len(in.Current)
-		if desired {
-			at -= int32(len(in.Current))
-		}
-		inOrder = append(inOrder, newEntry(at, setID, int32(rank), desired))
-		names = append(names, name)
-		hashes = append(hashes, maphash.String(seed, name))
+	scans := make([]scan, parts)
+	inParts(parts, func(part int) {
+		from, to := part*n/parts, (part+1)*n/parts
+		s := &scans[part]
+		s.from = from
+		s.scanEndpoints(in, types, seed, from, to, inOrder[from:to], names[from:to], hashes[from:to])
+	})
+	kept := 0
+	var setIDs map[string]int32 // made at the first set identifier
+	for _, s := range scans {
+		kept += s.join(&t, &setIDs, inOrder, names, hashes, kept)
 	}
-	group, distinct := groupByHash(names, hashes)
+	inOrder, names, hashes = inOrder[:kept], names[:kept], hashes[:kept]
+	group, distinct := groupByHash(names, hashes, parts)
 	t.names = distinct
 	groupSize := make([]int32, len(distinct))
 	for k, g := range group {
@@ -150,6 +131,88 @@ func buildTable(in Input, types recordTypeFilter) table {
 		start = end
 	}
 	return t
+}
+
+// scan is what one part of the input (Current then Desired as one list, from index from) yields: its
+// endpoints that are planned, at the start of its stretch of the lists buildTable passes it, and the
+// set identifiers they name, numbered from 1 in order of first appearance in the part.
+type scan struct {
+	from, kept int
+	setIDs     []string
+}
+
+// scanEndpoints keeps the endpoints of in from index from to index to that are planned: of a managed
+// type, with a name the domain filter selects. Each name is hashed here, while its bytes are in the
+// cache from nameKey, rather than in a second pass over 10^5 strings scattered through memory.
+func (s *scan) scanEndpoints(in Input, types recordTypeFilter, seed maphash.Seed, from, to int, inOrder []entry, names []string, hashes []uint64) {
+	filtered := in.DomainFilter.IsConfigured()
+	var setIDs map[string]int32 // made at the first set identifier
+	k := 0
+	for i := from; i < to; i++ {
+		ep := endpointAt(in, i)
+		if ep == nil {
+			continue
+		}
+		rank, ok := types.rank(ep.RecordType)
+		if !ok {
+			continue
+		}
+		name := nameKey(ep.DNSName)
+		if filtered && !in.DomainFilter.matchKey(name) {
+			continue
+		}
+		var setID int32
+		if ep.SetIdentifier != "" {
+			if setIDs == nil {
+				setIDs = map[string]int32{}
+			}
+			if setID, ok = setIDs[ep.SetIdentifier]; !ok {
+				s.setIDs = append(s.setIDs, ep.SetIdentifier)
+				setID = int32(len(s.setIDs))
+				setIDs[ep.SetIdentifier] = setID
+			}
+		}
+		at, desired := int32(i), i >= len(in.Current)
+		if desired {
+			at -= int32(len(in.Current))
+		}
+		inOrder[k] = newEntry(at, setID, int32(rank), desired)
+		names[k] = name
+		hashes[k] = maphash.String(seed, name)
+		k++
+	}
+	s.kept = k
+}
+
+// join numbers the part's set identifiers in the table (setIDs maps the table's numbers so far) and
+// moves its endpoints to position to of the lists, after those of the parts before it. It returns
+// how many endpoints the part kept.
+func (s *scan) join(t *table, setIDs *map[string]int32, inOrder []entry, names []string, hashes []uint64, to int) int {
+	kept := inOrder[s.from : s.from+s.kept]
+	if len(s.setIDs) > 0 {
+		if *setIDs == nil {
+			*setIDs = map[string]int32{}
+		}
+		number := make([]int32, len(s.setIDs)+1) // the part's number of a set identifier -> the table's
+		for i, id := range s.setIDs {
+			n, ok := (*setIDs)[id]
+			if !ok {
+				n = int32(len(t.setIDs))
+				(*setIDs)[id] = n
+				t.setIDs = append(t.setIDs, id)
+			}
+			number[i+1] = n
+		}
+		for k := range kept {
+			kept[k].setID = number[kept[k].setID]
+		}
+	}
+	if s.from != to {
+		copy(inOrder[to:], kept)
+		copy(names[to:], names[s.from:s.from+s.kept])
+		copy(hashes[to:], hashes[s.from:s.from+s.kept])
+	}
+	return s.kept
 }
 
 // endpointAt indexes Current then Desired as one list.
