@@ -43,16 +43,34 @@ func calculate(in Input, parts int) Result {
 		p.planRows(t.entries[bounds[part]:bounds[part+1]])
 	})
 	// The parts' lists, one after the other, are the lists one part would have made.
-	p := &planners[0]
-	for _, q := range planners[1:] {
-		p.creates = append(p.creates, q.creates...)
-		p.updates = append(p.updates, q.updates...)
-		p.deletes = append(p.deletes, q.deletes...)
-		p.conflicts = append(p.conflicts, q.conflicts...)
-		p.mismatches = append(p.mismatches, q.mismatches...)
-		p.held = append(p.held, q.held...)
-	}
+	p := base
+	p.creates = joined(planners, func(q *planner) []keyed { return q.creates })
+	p.updates = joined(planners, func(q *planner) []keyed { return q.updates })
+	p.deletes = joined(planners, func(q *planner) []keyed { return q.deletes })
+	p.conflicts = joined(planners, func(q *planner) []Conflict { return q.conflicts })
+	p.mismatches = joined(planners, func(q *planner) []OwnerMismatch { return q.mismatches })
+	p.held = joined(planners, func(q *planner) []HeldChange { return q.held })
 	return p.result(parts)
+}
+
+// joined is one list of the planners' lists, one after the other, made to measure; nil when they are
+// all empty, as one planner's list is.
+func joined[T any](planners []planner, list func(*planner) []T) []T {
+	if len(planners) == 1 {
+		return list(&planners[0])
+	}
+	n := 0
+	for i := range planners {
+		n += len(list(&planners[i]))
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]T, 0, n)
+	for i := range planners {
+		out = append(out, list(&planners[i])...)
+	}
+	return out
 }
 
 // planRows plans the rows of a run of table entries.

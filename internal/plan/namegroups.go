@@ -15,9 +15,9 @@ import (
 // open-addressing table that stays in the cache.
 func groupNames(names []string, parts int) (group []int32, distinct []string) {
 	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
-	hashes := make([]uint64, len(names))
+	hashes := make([]uint32, len(names))
 	for k, name := range names {
-		hashes[k] = maphash.String(seed, name)
+		hashes[k] = hash32(seed, name)
 	}
 	return groupByHash(names, hashes, parts)
 }
@@ -25,7 +25,7 @@ func groupNames(names []string, parts int) (group []int32, distinct []string) {
 // groupByHash is groupNames with the hashes given, so that a test can make them collide. The blocks
 // are grouped in the given number of parts at once. Names are
 // only ever equal when their strings are: a hash is a hint, never proof.
-func groupByHash(names []string, hashes []uint64, parts int) (group []int32, distinct []string) {
+func groupByHash(names []string, hashes []uint32, parts int) (group []int32, distinct []string) {
 	n := len(names)
 	group = make([]int32, n)
 	if n == 0 {
@@ -34,7 +34,7 @@ func groupByHash(names []string, hashes []uint64, parts int) (group []int32, dis
 	// 2^b blocks of about 128 names, by the top b bits of the hash; the tables use the low bits.
 	b := max(0, bits.Len(uint(n))-7)
 	blocks := 1 << b
-	shift := uint(64 - b) // a shift by 64 gives 0: one block
+	shift := uint(32 - b) // a shift by 32 gives 0: one block
 
 	// Counting sort of the positions by block, in input order within each block.
 	end := make([]int32, blocks)
@@ -47,8 +47,8 @@ func groupByHash(names []string, hashes []uint64, parts int) (group []int32, dis
 		end[i] = sum - c // the block's start for now; its end once the positions are placed
 		largest = max(largest, c)
 	}
-	// A placed name keeps the low half of its hash (the tables index by its low bits, and comparing
-	// it first spares most string comparisons), so that the list is 8 bytes a name, not 16.
+	// A placed name keeps its hash (the tables index by its low bits, and comparing it first spares
+	// most string comparisons), so that the list is 8 bytes a name.
 	type placed struct {
 		hash uint32
 		k    int32
@@ -56,7 +56,7 @@ func groupByHash(names []string, hashes []uint64, parts int) (group []int32, dis
 	order := make([]placed, n)
 	for k, h := range hashes {
 		i := h >> shift
-		order[end[i]] = placed{hash: uint32(h), k: int32(k)}
+		order[end[i]] = placed{hash: h, k: int32(k)}
 		end[i]++
 	}
 
@@ -121,6 +121,13 @@ func groupByHash(names []string, hashes []uint64, parts int) (group []int32, dis
 		}
 	}
 	return group, distinct
+}
+
+// hash32 is the hash of a name that grouping uses: 32 bits, so that the list of hashes is 4 bytes a
+// name. Blocks take its top bits (at most 24 for 2^31 names) and the tables of about 128 names its
+// low bits, so the two do not overlap.
+func hash32(seed maphash.Seed, name string) uint32 {
+	return uint32(maphash.String(seed, name) >> 32)
 }
 
 // tableSize is a power of two at least twice n, so that probe sequences stay short.

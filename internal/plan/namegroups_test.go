@@ -12,11 +12,11 @@ import (
 // name is never merged with another on its hash alone and the numbering is by first appearance.
 func TestGroupNamesAgreesWithAMap(t *testing.T) {
 	rng := rand.New(rand.NewSource(15))
-	hashings := map[string]func(string) uint64{
-		"all equal": func(string) uint64 { return 42 },
-		"by length": func(s string) uint64 { return uint64(len(s)) * 0x9e3779b97f4a7c15 },
-		"few top bits": func(s string) uint64 {
-			return uint64(len(s)%3)<<62 | uint64(len(s)%5)
+	hashings := map[string]func(string) uint32{
+		"all equal": func(string) uint32 { return 42 },
+		"by length": func(s string) uint32 { return uint32(len(s)) * 0x9e3779b9 },
+		"few top bits": func(s string) uint32 {
+			return uint32(len(s)%3)<<30 | uint32(len(s)%5)
 		},
 	}
 	for _, n := range []int{0, 1, 2, 7, 100, 129, 1000, 20000} {
@@ -51,7 +51,7 @@ func TestGroupNamesAgreesWithAMap(t *testing.T) {
 			continue // the colliding hashes make the tables quadratic
 		}
 		for desc, hash := range hashings {
-			hashes := make([]uint64, n)
+			hashes := make([]uint32, n)
 			for k, name := range names {
 				hashes[k] = hash(name)
 			}

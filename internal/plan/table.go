@@ -78,7 +78,7 @@ func buildTable(in Input, types recordTypeFilter, parts int) table {
 	// part; the stretches are then moved together.
 	inOrder := make([]entry, n)
 	names := make([]string, n)
-	hashes := make([]uint64, n)
+	hashes := make([]uint32, n)
 	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
 	scans := make([]scan, parts)
 	inParts(parts, func(part int) {
@@ -144,7 +144,7 @@ type scan struct {
 // scanEndpoints keeps the endpoints of in from index from to index to that are planned: of a managed
 // type, with a name the domain filter selects. Each name is hashed here, while its bytes are in the
 // cache from nameKey, rather than in a second pass over 10^5 strings scattered through memory.
-func (s *scan) scanEndpoints(in Input, types recordTypeFilter, seed maphash.Seed, from, to int, inOrder []entry, names []string, hashes []uint64) {
+func (s *scan) scanEndpoints(in Input, types recordTypeFilter, seed maphash.Seed, from, to int, inOrder []entry, names []string, hashes []uint32) {
 	filtered := in.DomainFilter.IsConfigured()
 	var setIDs map[string]int32 // made at the first set identifier
 	k := 0
@@ -178,7 +178,7 @@ func (s *scan) scanEndpoints(in Input, types recordTypeFilter, seed maphash.Seed
 		}
 		inOrder[k] = newEntry(at, setID, int32(rank), desired)
 		names[k] = name
-		hashes[k] = maphash.String(seed, name)
+		hashes[k] = hash32(seed, name)
 		k++
 	}
 	s.kept = k
@@ -187,7 +187,7 @@ func (s *scan) scanEndpoints(in Input, types recordTypeFilter, seed maphash.Seed
 // join numbers the part's set identifiers in the table (setIDs maps the table's numbers so far) and
 // moves its endpoints to position to of the lists, after those of the parts before it. It returns
 // how many endpoints the part kept.
-func (s *scan) join(t *table, setIDs *map[string]int32, inOrder []entry, names []string, hashes []uint64, to int) int {
+func (s *scan) join(t *table, setIDs *map[string]int32, inOrder []entry, names []string, hashes []uint32, to int) int {
 	kept := inOrder[s.from : s.from+s.kept]
 	if len(s.setIDs) > 0 {
 		if *setIDs == nil {
