@@ -149,10 +149,19 @@ func (p *Provider) listZone(ctx context.Context, z zone) (*zoneContents, error) 
 }
 
 // cachedEndpoints converts the cache. A key already seen in an earlier zone (public zones come first)
-// is not listed again.
-func (p *Provider) cachedEndpoints() []*endpoint.Endpoint {
+// is not listed again. complete is false when an Invalidate came after the listing (or stopped it
+// from being stored): the cache then lacks zones, and nothing is converted.
+func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.contents == nil {
+		return nil, false
+	}
+	for _, z := range p.zoneList {
+		if p.contents[z.id] == nil && p.unreadable[z.id] == nil {
+			return nil, false
+		}
+	}
 	var out []*endpoint.Endpoint
 	seen := map[rrKey]bool{}
 	for _, z := range p.zoneList {
@@ -174,7 +183,7 @@ func (p *Provider) cachedEndpoints() []*endpoint.Endpoint {
 			}
 		}
 	}
-	return out
+	return out, true
 }
 
 // pinnedTo reports whether the record set k of zone z is listed with aws/hosted-zone-id: its name goes

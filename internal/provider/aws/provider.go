@@ -134,15 +134,29 @@ func (p *Provider) Invalidate() {
 // is valid. When some zones cannot be listed, the others' record sets come with a
 // *provider.UnreadableZonesError naming them. A record set present in several zones (a public and a private zone of the same name) is
 // listed once.
+//
+// An Invalidate during the listing (the webhook server's, from a concurrent request) leaves the
+// listing unstored: Records lists again, up to recordsAttempts times, rather than return a cache
+// that lacks zones as if they held nothing.
 func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	p.opMu.Lock()
 	defer p.opMu.Unlock()
-	err := p.load(ctx)
-	if _, partial := provider.AsUnreadableZones(err); err != nil && !partial {
-		return nil, err
+	for attempt := 1; ; attempt++ {
+		err := p.load(ctx)
+		if _, partial := provider.AsUnreadableZones(err); err != nil && !partial {
+			return nil, err
+		}
+		if eps, complete := p.cachedEndpoints(); complete {
+			return eps, err
+		}
+		if attempt == recordsAttempts {
+			return nil, fmt.Errorf("aws: the cache was invalidated during each of %d listings", attempt)
+		}
 	}
-	return p.cachedEndpoints(), err
 }
+
+// recordsAttempts is how many listings Records makes when each is invalidated meanwhile.
+const recordsAttempts = 3
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
