@@ -50,7 +50,7 @@ func (r *Registry) refold(s *state) {
 		s.folded = make(map[endpoint.Key]*endpoint.Endpoint, s.records())
 		for k, en := range s.entries {
 			if en.own == nil {
-				s.folded[k] = r.foldEntry(s, en)
+				s.folded[k] = r.foldEntry(s, k, en)
 			}
 		}
 		s.unsorted = true
@@ -74,7 +74,7 @@ func (r *Registry) refold(s *state) {
 					}
 					continue
 				}
-				e := r.foldEntry(s, en)
+				e := r.foldEntry(s, k, en)
 				s.folded[k] = e
 				if i, ok := s.position(e); ok && !s.unsorted {
 					s.sorted[i] = e // positions hold until a key is added or removed
@@ -103,19 +103,27 @@ func (r *Registry) refold(s *state) {
 // A record whose provider labels are all ownership labels (every record a provider returns without
 // labels of its own, the common case) is labelled with the ownership's own map, not a copy of it: one
 // label map per owned name instead of two (336 bytes each; issue 15). That map is never written once
-// shared (see internOwner); a new TXT value decodes into a new one.
-func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
-	txtName := r.mapper.TXTName(en.ep.DNSName, en.ep.RecordType)
-	own := r.ownerOf(s, en.ep, txtName)
+// shared (see internOwner); a new TXT value decodes into a new one. Such a record is all the entry
+// keeps, too: the listed record it was folded from differs from it only in what asListed takes off
+// again, and keeping both cost another 176 bytes per record.
+func (r *Registry) foldEntry(s *state, k endpoint.Key, en *entry) *endpoint.Endpoint {
+	src := en.ep
+	if prev, ok := s.folded[k]; ok && prev == src {
+		src = asListed(src)
+		en.ep = src
+	}
+	txtName := r.mapper.TXTName(src.DNSName, src.RecordType)
+	own := r.ownerOf(s, src, txtName)
 	var e *endpoint.Endpoint
-	if own != nil && onlyOwnershipLabels(en.ep.Labels) {
+	if _, forced := src.GetProviderSpecific(ForceUpdateProperty); own != nil && !forced && onlyOwnershipLabels(src.Labels) {
 		r.internOwner(own)
-		c := *en.ep
-		c.ProviderSpecific = slices.Clone(en.ep.ProviderSpecific)
+		c := *src
+		c.ProviderSpecific = slices.Clone(src.ProviderSpecific)
 		c.Labels = own.labels
 		e = &c
+		en.ep = e
 	} else {
-		e = copyWithoutOwnership(en.ep)
+		e = copyWithoutOwnership(src)
 		if own != nil {
 			for k, v := range own.labels {
 				if k == endpoint.OwnerLabelKey && v == r.ownerID {
@@ -130,6 +138,21 @@ func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
 		e.SetProviderSpecific(ForceUpdateProperty, "true")
 	}
 	return e
+}
+
+// asListed is what a fold reads of the record a memo's record e was folded from (when the entry
+// keeps e instead, see foldEntry): no labels (it had only ownership labels, which a fold drops) and
+// no forced-update property (it had none; a fold adds it).
+func asListed(e *endpoint.Endpoint) *endpoint.Endpoint {
+	c := *e
+	c.Labels = nil
+	c.ProviderSpecific = nil
+	for _, p := range e.ProviderSpecific {
+		if p.Name != ForceUpdateProperty {
+			c.ProviderSpecific = append(c.ProviderSpecific, p)
+		}
+	}
+	return &c
 }
 
 // internOwner makes an ownership naming our owner id hold the registry's copy of it, which the plan
@@ -161,9 +184,14 @@ func (s *state) resort() {
 	}
 	slices.SortFunc(s.sorted, recordsOrder)
 	slab, targets := newSlabs(s.sorted)
-	for i, e := range s.sorted {
-		e, targets = compactInto(&slab[i], e, targets)
-		s.sorted[i], s.folded[keyOf(e)] = e, e
+	for i, old := range s.sorted {
+		var e *endpoint.Endpoint
+		e, targets = compactInto(&slab[i], old, targets)
+		k := keyOf(e)
+		s.sorted[i], s.folded[k] = e, e
+		if en := s.entries[k]; en != nil && en.ep == old {
+			en.ep = e // the entry keeps the memo's record (foldEntry)
+		}
 	}
 	s.unsorted = false
 }
