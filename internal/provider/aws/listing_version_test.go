@@ -3,6 +3,7 @@ package aws
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 
+	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
@@ -316,5 +318,62 @@ func TestListingVersionFollowsTheCache(t *testing.T) {
 	}
 	if v4, ok := p.ListingVersion(); !ok || v4 == v3 {
 		t.Fatalf("a full relisting kept the version %d (known %v)", v4, ok)
+	}
+}
+
+// The controller's idle resync over Route 53 (probe, then a reconcile whose registry is due): nothing
+// is listed or converted, nothing planned or sent; a record deleted behind our back is still found by
+// the probe, listed and written again by the next resync.
+func TestControllerIdleResyncOverRoute53ListsNothingAndStillHeals(t *testing.T) {
+	staticCredentials(t)
+	srv, url := emulator(t, route53emu.Options{})
+	zs := seed(t, srv, route53emu.SeedZone{Name: "one.test"})
+	p := newProvider(t, url, Config{})
+	c := &listCounter{Wrapped: provider.Wrapped{Provider: p}}
+	reg, err := txt.New(c, txt.Config{OwnerID: "v", CacheInterval: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := []*endpoint.Endpoint{
+		ep("a.one.test", "A", 300, "192.0.2.1").WithLabel(endpoint.ResourceLabelKey, "service/default/a"),
+		ep("b.one.test", "A", 300, "192.0.2.2").WithLabel(endpoint.ResourceLabelKey, "service/default/b"),
+	}
+	filter, _ := plan.NewDomainFilter(nil, nil, "", "")
+	ctrl := controller.New(&staticSource{eps: eps}, reg, controller.Settings{OwnerID: "v", Policy: plan.PolicySync, DomainFilter: filter, Interval: time.Minute},
+		slog.New(slog.DiscardHandler))
+	resync := func() controller.Outcome {
+		t.Helper()
+		time.Sleep(2 * time.Millisecond) // the registry's cache interval passes
+		if _, err := reg.CheckZones(ctxT(t), 24*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		out, err := ctrl.RunOnce(ctxT(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for range 3 { // the first run writes, the next confirms the listing
+		resync()
+	}
+	if len(dump(srv, "one.test")) != 4 {
+		t.Fatalf("converged zone holds %v", dump(srv, "one.test"))
+	}
+	lists := c.count()
+	srv.ClearCalls()
+	for range 3 {
+		if out := resync(); out.Changes.HasChanges() {
+			t.Fatalf("an idle resync planned %v", out.Changes)
+		}
+	}
+	if calls := srv.Counters().Calls; c.count() != lists || calls["ListResourceRecordSets"] != 0 || calls["ChangeResourceRecordSets"] != 0 {
+		t.Fatalf("3 idle resyncs: %d Records calls, calls %v; want the probes alone", c.count()-lists, calls)
+	}
+	outOfBand(t, p, zs[0].ID, r53types.ChangeActionDelete, "a.one.test", "192.0.2.1")
+	if out := resync(); out.Changes.Len() != 1 || len(out.Changes.Create) != 1 || out.Changes.Create[0].DNSName != "a.one.test" {
+		t.Fatalf("the resync after a.one.test was deleted behind our back planned %v", out.Changes)
+	}
+	if _, ok := dump(srv, "one.test")["a.one.test. A "]; !ok {
+		t.Fatalf("a.one.test was not written again: %v", dump(srv, "one.test"))
 	}
 }
