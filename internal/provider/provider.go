@@ -49,8 +49,8 @@ type Prober interface {
 // version means nothing. Unknown is always safe.
 //
 // A cache over the provider (the TXT registry) compares versions instead of converting and hashing a
-// listing that cannot have changed: at 40,000 Route 53 record sets that was a third of an idle
-// resync's CPU (issue 15).
+// listing that cannot have changed: at 40,000 Route 53 record sets that was about a third of an idle
+// zonekeeper's CPU (issue 15).
 type ListingVersioner interface {
 	ListingVersion() (version uint64, ok bool)
 }

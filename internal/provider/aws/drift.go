@@ -163,7 +163,7 @@ func (p *Provider) followZoneList(ctx context.Context, old []zone, answers []acc
 // names returned, so that the caller folds the records again without them.
 func (p *Provider) installZoneList(old, fresh []zone, stale map[string]bool) (gone []string) {
 	p.mu.Lock()
-	if !slices.Equal(old, fresh) {
+	if !slices.Equal(p.zoneList, fresh) { // a probe's zone list installed again unchanged changes nothing
 		p.changedLocked()
 	}
 	p.zoneList = fresh

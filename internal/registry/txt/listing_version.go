@@ -5,8 +5,8 @@ import "github.com/zonekeeper/zonekeeper/internal/provider"
 // versionedListing ties a cache to the version of the provider's listing it was built from
 // (provider.ListingVersioner). While the provider reports that version again and the cache holds no
 // change of its own since (ApplyChanges patches it), the provider's Records would build the same
-// cache: load keeps it without listing, converting or hashing anything. At an idle resync over
-// Route 53's 40,000 cached record sets that listing and its hash were a third of the CPU (issue 15).
+// cache: load keeps it without listing, converting or hashing anything. Over Route 53's 40,000 cached
+// record sets that listing and its hash were about a third of an idle zonekeeper's CPU (issue 15).
 type versionedListing struct {
 	state   *state // nil: no cache is tied to a version
 	version uint64
