@@ -22,13 +22,16 @@ type copySlab struct {
 	chunk     int // the length of the next array of endpoints; it doubles up to maxSlabChunk
 }
 
-// maxSlabChunk bounds the arrays a slab allocates: 512 endpoints are 56 KiB.
+// minSlabChunk and maxSlabChunk bound the arrays a slab allocates: 64 endpoints are 7 KiB, 512 are
+// 56 KiB.
+const minSlabChunk = 64
+
 const maxSlabChunk = 512
 
 // next returns the next endpoint of the slab, zero.
 func (s *copySlab) next() *endpoint.Endpoint {
 	if len(s.endpoints) == 0 {
-		s.chunk = min(max(2*s.chunk, 8), maxSlabChunk)
+		s.chunk = min(max(2*s.chunk, minSlabChunk), maxSlabChunk)
 		s.endpoints = make([]endpoint.Endpoint, s.chunk)
 	}
 	out := &s.endpoints[0]
