@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -85,6 +86,8 @@ type Source struct {
 	static bool
 	// merged lets an object's events make the endpoints of that object (ObjectEndpoints).
 	merged source.MergedObjects
+	// indexed is set once gateways and vservices are: the informers' event handlers read them.
+	indexed atomic.Bool
 }
 
 var (
@@ -107,6 +110,12 @@ func newSource(ctx context.Context, env source.Env, vs bool) (*Source, error) {
 		kubeinformers.WithNamespace(env.Config.Namespace), kubeinformers.WithTransform(source.TrimObject))
 	svcInf := kube.Core().V1().Services().Informer()
 	s.services = svcInf.GetIndexer()
+	// A Service's events name the Gateways that read it, a Gateway's the VirtualServices bound to it
+	// (events.go); the objects published name themselves.
+	s.handlers.DependentsOf("services", s.serviceDependents)
+	if vs {
+		s.handlers.DependentsOf(source.Resource{Group: GatewayResource.Group, Resource: GatewayResource.Resource}.String(), s.gatewayDependents)
+	}
 	if err := source.StartAndSync(ctx, map[string]cache.SharedIndexInformer{"services": svcInf}, &s.handlers, kube.Start); err != nil {
 		return nil, err
 	}
@@ -114,8 +123,6 @@ func newSource(ctx context.Context, env source.Env, vs bool) (*Source, error) {
 	if vs {
 		gvrs = append(gvrs, VirtualServiceResource)
 	}
-	// The events of the objects published name them; a Service's (a Gateway's targets) and, for
-	// VirtualServices, a Gateway's concern every object and plan everything.
 	published := gvrs[len(gvrs)-1]
 	s.handlers.NameObjects(source.Resource{Group: published.Group, Resource: published.Resource}.String(), s.label())
 	idx, err := source.WatchDynamic(ctx, env.Dynamic, env.Config.Namespace, &s.handlers, gvrs...)
@@ -126,6 +133,7 @@ func newSource(ctx context.Context, env source.Env, vs bool) (*Source, error) {
 	if vs {
 		s.vservices = idx[1]
 	}
+	s.indexed.Store(true)
 	return s, nil
 }
 
@@ -180,7 +188,7 @@ func (s *Source) label() string {
 
 // ObjectKinds implements source.ObjectSource: a Gateway's or VirtualService's endpoints depend on it,
 // on the objects of its kind they are merged with (ObjectEndpoints makes those too), and on Services
-// and Gateways, whose events plan everything.
+// and Gateways, whose events name the objects that read them (events.go).
 func (s *Source) ObjectKinds() []string {
 	if s.static {
 		return nil
