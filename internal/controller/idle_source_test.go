@@ -125,6 +125,30 @@ func TestIdleResyncRelistsQuietSourcesHourly(t *testing.T) {
 	}
 }
 
+// unwatchedSource is a listingCountingSource reading something no informer watches.
+type unwatchedSource struct{ *listingCountingSource }
+
+func (unwatchedSource) ReadsUnwatched() bool { return true }
+
+// TestIdleResyncListsSourcesThatReadUnwatched: a source that reads something none of its informers
+// watch (source.UnwatchedReader) is listed at every resync, and a change it found is planned.
+func TestIdleResyncListsSourcesThatReadUnwatched(t *testing.T) {
+	c, counting, _, _ := newQuietSourceController(t)
+	c.source = unwatchedSource{counting}
+	listings := counting.listings
+	mustRun(t, c)
+	mustRun(t, c)
+	if counting.listings != listings+2 {
+		t.Fatalf("two resyncs listed a source reading unwatched objects %d times, want 2", counting.listings-listings)
+	}
+	counting.mu.Lock()
+	counting.eps = []*endpoint.Endpoint{a("web.example.com", "192.0.2.7", "service/default/web")} // no event
+	counting.mu.Unlock()
+	if out := mustRun(t, c); len(out.Changes.UpdateNew) != 1 {
+		t.Fatalf("a change without an event was not planned: %+v", out.Changes)
+	}
+}
+
 // TestNoQuietSourceSkipWithoutCountedEvents: before Run registers the controller's handler nothing
 // counts the source's events, so every resync lists the sources.
 func TestNoQuietSourceSkipWithoutCountedEvents(t *testing.T) {

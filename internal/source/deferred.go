@@ -216,6 +216,12 @@ func (d *Deferred) Endpoints(ctx context.Context) (Result, error) {
 	return inner.Endpoints(ctx)
 }
 
+// ReadsUnwatched implements UnwatchedReader for the running source.
+func (d *Deferred) ReadsUnwatched() bool {
+	inner := d.Inner()
+	return inner != nil && ReadsUnwatched(inner)
+}
+
 // AddEventHandler registers fn with the running source and every later one.
 func (d *Deferred) AddEventHandler(fn func()) {
 	d.mu.Lock()

@@ -34,6 +34,16 @@ func (m *Multi) Endpoints(ctx context.Context) (Result, error) {
 	return out, nil
 }
 
+// ReadsUnwatched implements UnwatchedReader: some source does.
+func (m *Multi) ReadsUnwatched() bool {
+	for _, s := range m.sources {
+		if ReadsUnwatched(s) {
+			return true
+		}
+	}
+	return false
+}
+
 // AddEventHandler registers fn with every source.
 func (m *Multi) AddEventHandler(fn func()) {
 	for _, s := range m.sources {

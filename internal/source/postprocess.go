@@ -43,6 +43,9 @@ type postProcessed struct {
 
 func (p *postProcessed) AddEventHandler(fn func()) { p.src.AddEventHandler(fn) }
 
+// ReadsUnwatched implements UnwatchedReader for the wrapped source.
+func (p *postProcessed) ReadsUnwatched() bool { return ReadsUnwatched(p.src) }
+
 // LookupObject forwards to the wrapped source, for events and status on the objects.
 func (p *postProcessed) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
 	if l, ok := p.src.(ObjectLookup); ok {

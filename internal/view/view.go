@@ -174,6 +174,9 @@ func (s *Source) AddEventHandler(fn func()) {
 	}
 }
 
+// ReadsUnwatched implements source.UnwatchedReader for the shared source.
+func (s *Source) ReadsUnwatched() bool { return source.ReadsUnwatched(s.inner) }
+
 // LookupObject passes object lookups (for Events) through to the shared source.
 func (s *Source) LookupObject(kind, namespace, name string) (runtime.Object, bool) {
 	if l, ok := s.inner.(source.ObjectLookup); ok {

@@ -58,6 +58,10 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 	return s.CRDSource.Endpoints(ctx)
 }
 
+// ReadsUnwatched implements source.UnwatchedReader: a pass that read a Service outside --namespace
+// (a GET, no informer) cannot tell when that Service changes, so every resync must list again.
+func (s *Source) ReadsUnwatched() bool { return s.services.readRemote() }
+
 // AddEventHandler registers fn for every change of a Host or a Service.
 func (s *Source) AddEventHandler(fn func()) {
 	s.CRDSource.AddEventHandler(fn)
@@ -195,6 +199,13 @@ type remoteService struct {
 
 // lookupTimeout bounds one GET of a Service outside --namespace.
 const lookupTimeout = 10 * time.Second
+
+// readRemote reports whether the passes since the last startPass read a Service with a GET.
+func (f *serviceFinder) readRemote() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.remote) > 0
+}
 
 func (f *serviceFinder) startPass() {
 	f.mu.Lock()

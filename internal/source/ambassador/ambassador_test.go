@@ -127,8 +127,16 @@ func TestHosts(t *testing.T) {
 		}
 	}
 
-	// --namespace: the Hosts of team-a, with Services outside it read by GET.
-	_, got, _ = sourcetest.Endpoints(t, Kind(), env, source.Config{Namespace: "team-a"})
+	if source.ReadsUnwatched(src) {
+		t.Error("without --namespace every Service is in the informer's cache, yet the source says it reads unwatched ones")
+	}
+
+	// --namespace: the Hosts of team-a, with Services outside it read by GET; the source says so, so
+	// that the controller lists it at every resync (a GET's Service sends no event).
+	nsSrc, got, _ := sourcetest.Endpoints(t, Kind(), env, source.Config{Namespace: "team-a"})
+	if !source.ReadsUnwatched(nsSrc) {
+		t.Error("--namespace=team-a read Services outside it with GETs, yet the source does not say it reads unwatched ones")
+	}
 	var want []string
 	for _, w := range all {
 		if strings.Contains(w, "host/team-a/") {
