@@ -149,6 +149,7 @@ func TestMillion(t *testing.T) {
 	res.AnonAfter = mustRead(t, "zonekeeper", anonymousBytes, p.pid())
 	res.PeakRSS = mustRead(t, "zonekeeper", peakResidentBytes, p.pid())
 	p.stop()
+	say("zonekeeper's log but the per-record lines, last 40:\n%s", logDigest(p.logPath, 40))
 	res.LoadMean, res.LoadMax = wholeRun.stop()
 	say("event to answer median %s, p95 %s; each, in order: %v", human(percentile(res.Latencies, 50)), human(percentile(res.Latencies, 95)), roundAll(res.Latencies))
 	emitMillion(t, s, res.markdown())
@@ -178,4 +179,20 @@ func roundAll(ds []time.Duration) []time.Duration {
 		out[i] = d.Round(time.Millisecond)
 	}
 	return out
+}
+
+// logDigest is the last n lines of a log leaving out the per-record "Desired change" lines (a
+// million of them at converge), so what the controller did between them shows.
+func logDigest(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	var keep []string
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if !strings.Contains(l, "Desired change") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep[max(0, len(keep)-n):], "\n")
 }
