@@ -13,6 +13,17 @@ func (p *planner) owned(e entry) bool {
 
 // planRow plans one (name, set identifier) row: section 7.2 of the behaviour reference.
 func (p *planner) planRow(row []entry) {
+	if len(row) == 2 && !row[0].desired() && row[1].desired() && row[0].rank() == row[1].rank() {
+		// One record and one candidate of its type, four rows in five: what the loops below do with
+		// such a row, without splitting it into groups.
+		current, winner := row[0], p.t.ep(row[1])
+		if needsUpdate(winner, p.t.ep(current)) {
+			p.update(current, winner, false)
+		} else if p.migrating(p.t.ep(current)) {
+			p.update(current, winner, true)
+		}
+		return
+	}
 	p.groups = splitRow(row, p.groups[:0])
 	p.pending = p.pending[:0]
 
