@@ -56,8 +56,8 @@ func (r *Registry) refold(s *state) {
 		s.unsorted = true
 	case len(s.dirty) > 0:
 		keysChanged := false
-		for k := range s.removed {
-			if _, back := s.entries[k]; !back {
+		for k := range s.removed { // gone, or an ownership TXT now
+			if en := s.entries[k]; en == nil || en.own != nil {
 				if _, had := s.folded[k]; had {
 					delete(s.folded, k)
 					keysChanged = true

@@ -33,7 +33,8 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 		endpoint.New("web.example.com", endpoint.RecordTypeA, "192.0.2.2"),
 		txtRecord("a-web.example.com", own("ingress/default/web")),
 		labelled,
-		txtRecord("a-lab.example.com", own("ingress/default/lab")))
+		txtRecord("a-lab.example.com", own("ingress/default/lab")),
+		txtRecord("note.example.com", `"hello"`))
 	cfg := Config{OwnerID: "me", CacheInterval: time.Hour}
 	r := mustNew(t, mem, cfg)
 	ctx := context.Background()
@@ -92,6 +93,26 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 			ep: endpoint.New("web.example.com", endpoint.RecordTypeA, "192.0.2.9")})
 	write("labelled record's TXT deleted",
 		&sentChange{action: provider.ActionDelete, ep: txtRecord("a-lab.example.com", own("ingress/default/lab"))})
+	// A TXT record rewritten into an ownership value leaves the records (and the index by name), and
+	// comes back when rewritten again.
+	write("TXT record turned into an ownership value",
+		&sentChange{action: provider.ActionUpdate, old: txtRecord("note.example.com", `"hello"`), ep: txtRecord("note.example.com", own("ingress/default/note"))})
+	r.mu.RLock()
+	if keys := r.state.byName["note.example.com"]; len(keys) != 0 {
+		t.Errorf("the index by name still holds %v, an ownership TXT", keys)
+	}
+	r.mu.RUnlock()
+	write("ownership value turned back into a TXT record",
+		&sentChange{action: provider.ActionUpdate, old: txtRecord("note.example.com", own("ingress/default/note")), ep: txtRecord("note.example.com", `"hello again"`)})
+	// The same, with the new value put straight over the entry (no remove first, as a patch does).
+	if err := mem.ApplyChanges(ctx, &plan.Changes{UpdateOld: []*endpoint.Endpoint{txtRecord("note.example.com", `"hello again"`)},
+		UpdateNew: []*endpoint.Endpoint{txtRecord("note.example.com", own("ingress/default/note"))}}); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	r.state.put(txtRecord("note.example.com", own("ingress/default/note")), r.codec)
+	r.mu.Unlock()
+	same("TXT record put over as an ownership value")
 }
 
 // describeEvery spells out every field a fold sets, labels in key order, an empty list of properties
