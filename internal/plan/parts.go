@@ -20,12 +20,27 @@ func partsFor(n int) int {
 }
 
 // inParts calls do(part) for each part from 0 to parts-1, each on its own goroutine but the first,
-// which runs on the caller's, and returns once all have returned.
+// which runs on the caller's, and returns once all have returned. A panic in any part is raised again
+// on the caller's goroutine, as it would be with one part, rather than ending the program from
+// another goroutine.
 func inParts(parts int, do func(part int)) {
+	if parts == 1 {
+		do(0)
+		return
+	}
 	var wg sync.WaitGroup
+	panics := make([]any, parts)
 	for part := 1; part < parts; part++ {
-		wg.Go(func() { do(part) })
+		wg.Go(func() {
+			defer func() { panics[part] = recover() }()
+			do(part)
+		})
 	}
 	do(0)
 	wg.Wait()
+	for _, p := range panics {
+		if p != nil {
+			panic(p)
+		}
+	}
 }
