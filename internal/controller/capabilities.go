@@ -88,17 +88,11 @@ func (c *Controller) reportRefused(refused []refusal) {
 // cluster-scoped object. Object lookups match the label's kind without regard to case; DNSEndpoints,
 // labelled "crd", are named by their kind, as their sources' problems are.
 func resourceRef(resource string) endpoint.ObjectRef {
-	parts := strings.SplitN(resource, "/", 3)
-	if parts[0] == "crd" {
-		parts[0] = "DNSEndpoint"
+	kind, namespace, name := endpoint.SplitResource(resource)
+	if kind == "crd" {
+		kind = "DNSEndpoint"
 	}
-	switch len(parts) {
-	case 3:
-		return endpoint.ObjectRef{Kind: parts[0], Namespace: parts[1], Name: parts[2]}
-	case 2:
-		return endpoint.ObjectRef{Kind: parts[0], Name: parts[1]}
-	}
-	return endpoint.ObjectRef{Name: resource}
+	return endpoint.ObjectRef{Kind: kind, Namespace: namespace, Name: name}
 }
 
 // resourceLabel is resourceRef's inverse: the resource label of an object's endpoints.

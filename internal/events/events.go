@@ -137,14 +137,11 @@ func (n *Notifier) writeSummaries(pending map[summaryKey]*summary, perObject int
 // object finds the object of a resource label: "ingress/default/web", or "node/n1" for a
 // cluster-scoped object.
 func (n *Notifier) object(resource string) (runtime.Object, bool) {
-	parts := strings.SplitN(resource, "/", 3)
-	switch len(parts) {
-	case 3:
-		return n.lookup.LookupObject(parts[0], parts[1], parts[2])
-	case 2:
-		return n.lookup.LookupObject(parts[0], "", parts[1])
+	kind, namespace, name := endpoint.SplitResource(resource)
+	if kind == "" {
+		return nil, false
 	}
-	return nil, false
+	return n.lookup.LookupObject(kind, namespace, name)
 }
 
 // Published implements controller.Notifier.

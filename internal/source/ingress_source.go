@@ -60,7 +60,7 @@ func (s *IngressSource) ObjectEndpoints(ctx context.Context, resources []string)
 	var problems problemList
 	var eps []*endpoint.Endpoint
 	for _, r := range slices.Sorted(slices.Values(resources)) {
-		kind, namespace, name := splitResource(r)
+		kind, namespace, name := endpoint.SplitResource(r)
 		if kind != ingressKind {
 			continue
 		}

@@ -7,13 +7,15 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
 // cachedByLabel reads, with get, the cached object a resource label names ("kind/namespace/name", or
 // "kind/name" for a cluster-scoped object): found is false when the cache no longer holds it, and a
 // label of another kind is an error. The per-object answers of ObjectSource start here.
 func cachedByLabel[T any](resource, kind string, get func(namespace, name string) (T, error)) (obj T, found bool, err error) {
-	k, namespace, name := splitResource(resource)
+	k, namespace, name := endpoint.SplitResource(resource)
 	if k != kind {
 		return obj, false, fmt.Errorf("%s is not a %s", resource, kind)
 	}

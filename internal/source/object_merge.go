@@ -196,8 +196,8 @@ func (x *MergedObjects) EndpointsOf(ctx context.Context, resources []string, own
 // compareNamespacedResources orders "kind/namespace/name" labels of one kind as objectLess orders
 // their objects: by namespace, then name.
 func compareNamespacedResources(a, b string) int {
-	_, na, ea := splitResource(a)
-	_, nb, eb := splitResource(b)
+	_, na, ea := endpoint.SplitResource(a)
+	_, nb, eb := endpoint.SplitResource(b)
 	if na != nb {
 		if na < nb {
 			return -1

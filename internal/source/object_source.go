@@ -35,18 +35,6 @@ func ResourceKind(resource string) string {
 	return kind
 }
 
-// splitResource splits "kind/namespace/name" (or "kind/name" for cluster-scoped objects).
-func splitResource(resource string) (kind, namespace, name string) {
-	parts := strings.SplitN(resource, "/", 3)
-	switch len(parts) {
-	case 3:
-		return parts[0], parts[1], parts[2]
-	case 2:
-		return parts[0], "", parts[1]
-	}
-	return "", "", resource
-}
-
 // objectHandlersOf registers fn with src: as an object handler when src is an ObjectSource, else as
 // a plain handler that names no object.
 func objectHandlersOf(src Source, fn func(resource string)) {
