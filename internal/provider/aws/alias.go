@@ -1,9 +1,5 @@
 package aws
 
-import (
-	"strings"
-)
-
 // cloudFrontZone is the hosted zone of every CloudFront distribution (and edge API Gateway).
 const cloudFrontZone = "Z2FDTNDATAQYW2"
 
@@ -44,9 +40,16 @@ var canonicalZones = func() map[string]string {
 // tried from the right-most two labels leftward, as external-dns does.
 func canonicalZone(host string) string {
 	host = normName(host)
-	labels := strings.Split(host, ".")
-	for i := len(labels) - 2; i >= 0; i-- {
-		if id, ok := canonicalZones[strings.Join(labels[i:], ".")]; ok {
+	// The suffixes of two labels or more, shortest first; substrings of host, so nothing is built.
+	dots := 0
+	for i := len(host) - 1; i >= -1; i-- {
+		if i >= 0 && host[i] != '.' {
+			continue
+		}
+		if dots++; dots < 2 {
+			continue
+		}
+		if id, ok := canonicalZones[host[i+1:]]; ok {
 			return id
 		}
 	}

@@ -100,16 +100,15 @@ func (p *Provider) toRRSet(e *endpoint.Endpoint, zoneID string) (*r53types.Resou
 	return rr, nil
 }
 
-// fromRRSet is the endpoint Records returns for a stored record set, or nil for sets zonekeeper never
-// manages (SOA, the zone's own NS, unsupported types).
-func fromRRSet(rr *r53types.ResourceRecordSet, z zone) *endpoint.Endpoint {
-	name := normName(deref(rr.Name))
-	t := string(rr.Type)
+// endpointOf is the endpoint Records returns for the stored record set k, or nil for sets zonekeeper
+// never manages (SOA, the zone's own NS, unsupported types).
+func endpointOf(k rrKey, s storedSet, z zone) *endpoint.Endpoint {
+	name, t := k.name, k.recordType
 	if t == "SOA" || (t == endpoint.RecordTypeNS && name == z.name) || !supported(t) {
 		return nil
 	}
 	var e *endpoint.Endpoint
-	if at := rr.AliasTarget; at != nil {
+	if at := s.alias(); at != nil {
 		target := normName(deref(at.DNSName))
 		e = endpoint.NewWithTTL(name, t, DefaultTTL, target)
 		e.SetProviderSpecific(propAlias, "true")
@@ -118,22 +117,23 @@ func fromRRSet(rr *r53types.ResourceRecordSet, z zone) *endpoint.Endpoint {
 			e.SetProviderSpecific(propTargetHostedZone, zid)
 		}
 	} else {
-		targets := make([]string, 0, len(rr.ResourceRecords))
-		for _, v := range rr.ResourceRecords {
-			s := deref(v.Value)
-			if t == endpoint.RecordTypeTXT {
-				s = txtTarget(s)
+		targets := s.values
+		if t == endpoint.RecordTypeTXT {
+			targets = make([]string, len(s.values))
+			for i, v := range s.values {
+				targets[i] = txtTarget(v)
 			}
-			targets = append(targets, s)
 		}
 		var ttl endpoint.TTL
-		if rr.TTL != nil {
-			ttl = endpoint.TTL(*rr.TTL)
+		if s.ttl != noTTL {
+			ttl = endpoint.TTL(s.ttl)
 		}
 		e = endpoint.NewWithTTL(name, t, ttl, targets...)
 	}
-	e.SetIdentifier = deref(rr.SetIdentifier)
-	e.ProviderSpecific = append(e.ProviderSpecific, routingProperties(rr)...)
+	e.SetIdentifier = k.setID
+	if s.rest != nil {
+		e.ProviderSpecific = append(e.ProviderSpecific, routingProperties(s.rest)...)
+	}
 	return e
 }
 

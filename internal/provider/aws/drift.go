@@ -247,7 +247,7 @@ func (p *Provider) probeAccount(ctx context.Context, api *route53.Client, zs []z
 		}
 		p.mu.Lock()
 		c := p.contents[z.id]
-		changed := c != nil && int64(len(c.sets)) != count
+		changed := c != nil && int64(c.count()) != count
 		p.mu.Unlock()
 		if changed {
 			p.log.Info("A hosted zone changed behind our back: listing it again", "zoneName", z.name, "zoneID", z.id, "recordSets", count)
@@ -291,7 +291,7 @@ func (p *Provider) dropZone(id string) {
 func (p *Provider) cachedPagesLocked() int {
 	pages := 0
 	for _, c := range p.contents {
-		pages += (len(c.sets) + listPageSize - 1) / listPageSize
+		pages += (c.count() + listPageSize - 1) / listPageSize
 	}
 	return pages
 }

@@ -31,11 +31,11 @@ func txtValue(target string) string {
 
 // txtTarget is the endpoint target for a Route 53 TXT value.
 func txtTarget(value string) string {
+	if isOwnershipValue(value) {
+		return value // what the rules below return for it, without decoding it first
+	}
 	text, ok := parseTXT(value)
 	if !ok {
-		return value
-	}
-	if isOwnershipValue(value) {
 		return value
 	}
 	return text
