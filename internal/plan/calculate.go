@@ -14,6 +14,11 @@ import (
 // Safety: an UpdateOld or Delete always refers to a current record whose owner label equals
 // Input.OwnerID, and a Create never lands on a name and set identifier where some current record is
 // not ours.
+//
+// From 2*minPartEndpoints endpoints on, it reads the input and plans the rows in parts on several
+// goroutines, up to one per processor Go may use (partsFor): a plan at 10^5 endpoints then takes
+// both cores of a 2-core machine for a few tens of milliseconds. The result is the same in any
+// number of parts.
 func Calculate(in Input) Result {
 	return calculate(in, partsFor(len(in.Current)+len(in.Desired)))
 }
