@@ -260,8 +260,17 @@ func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
 			return nil, false
 		}
 	}
-	var out []*endpoint.Endpoint
-	seen := map[rrKey]bool{}
+	total := 0
+	for _, z := range p.zoneList {
+		if c := p.contents[z.id]; c != nil {
+			total += c.count()
+		}
+	}
+	out := make([]*endpoint.Endpoint, 0, total)
+	var seen map[rrKey]bool // only with several zones: one zone cannot list a key twice
+	if len(p.zoneList) > 1 {
+		seen = map[rrKey]bool{}
+	}
 	for _, z := range p.zoneList {
 		c := p.contents[z.id]
 		if c == nil {
@@ -273,7 +282,9 @@ func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
 				continue
 			}
 			if e := endpointOf(k, entry.set, z); e != nil {
-				seen[k] = true
+				if seen != nil {
+					seen[k] = true
+				}
 				if p.pinnedTo(k, z) {
 					e.SetProviderSpecific(propHostedZoneID, z.id)
 				}
@@ -289,10 +300,10 @@ func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
 // record pinned to z, and a record left in one zone alone shows as pinned there, so an unpinned
 // desired record is written to the other zones again. The caller holds p.mu.
 func (p *Provider) pinnedTo(k rrKey, z zone) bool {
-	natural := zonesFor(k.name, p.zoneList)
-	if len(natural) < 2 {
-		return false
+	if !inSeveralZones(k.name, p.zoneList) {
+		return false // most names: decided without building zonesFor's list
 	}
+	natural := zonesFor(k.name, p.zoneList)
 	holder := ""
 	for _, n := range natural {
 		if _, held := p.contents[n.id].lookup(k); held {
@@ -303,6 +314,22 @@ func (p *Provider) pinnedTo(k rrKey, z zone) bool {
 		}
 	}
 	return holder == z.id
+}
+
+// inSeveralZones reports whether zonesFor(name, zs) has two zones or more: a private zone and any
+// other the name lies in.
+func inSeveralZones(name string, zs []zone) bool {
+	private, public := 0, false
+	for _, z := range zs {
+		if inZone(name, z.name) {
+			if z.private {
+				private++
+			} else {
+				public = true
+			}
+		}
+	}
+	return private >= 2 || (private == 1 && public)
 }
 
 // stored returns the cached record set of key in a zone, or nil; known is false when the zone's
