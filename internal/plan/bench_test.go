@@ -72,6 +72,27 @@ func BenchmarkCalculate(b *testing.B) {
 	}
 }
 
+// BenchmarkCalculateOneName is the plan of an event that names one object: one record to create
+// and one to update.
+func BenchmarkCalculateOneName(b *testing.B) {
+	in := plan.Input{OwnerID: "cluster-a", Policy: plan.PolicySync,
+		Desired: []*endpoint.Endpoint{
+			endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeA, 300, "192.0.2.1").WithLabel(endpoint.ResourceLabelKey, "service/default/web"),
+			endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeAAAA, 300, "2001:db8::1").WithLabel(endpoint.ResourceLabelKey, "service/default/web"),
+		},
+		Current: []*endpoint.Endpoint{
+			endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeA, 300, "192.0.2.2").
+				WithLabel(endpoint.OwnerLabelKey, "cluster-a").WithLabel(endpoint.ResourceLabelKey, "service/default/web"),
+		},
+	}
+	b.ReportAllocs()
+	var res plan.Result
+	for b.Loop() {
+		res = plan.Calculate(in)
+	}
+	b.ReportMetric(float64(res.Changes.Len()), "changes")
+}
+
 // processCPU is the CPU time the process has used so far, in nanoseconds, on all its threads (the
 // garbage collector's included). Per plan it moves less than wall time does when other programs
 // share the machine's cores, which makes two versions comparable on a busy machine.

@@ -26,36 +26,70 @@ func Calculate(in Input) Result {
 // calculate is Calculate with the input read, and the rows planned, in the given number of parts at
 // once. The result does not depend on parts.
 func calculate(in Input, parts int) Result {
-	t := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes), parts)
-	base := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable), t: &t, cnameRank: -1}
-	if r, ok := t.types.rank(endpoint.RecordTypeCNAME); ok {
-		base.cnameRank = int32(r)
+	if parts > 1 {
+		return calculateInParts(in, parts)
 	}
+	t := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes), 1)
+	p := newPlanner(in, &t)
+	p.copies = newCopySlab(len(t.entries))
+	p.planRows(t.entries)
+	p.sortLists()
+	return p.result()
+}
+
+// calculateInParts is calculate in more than one part. (A function of its own, so that one part, the
+// common case, makes no closure and moves nothing to the heap.)
+func calculateInParts(in Input, parts int) Result {
+	t := buildTable(in, newRecordTypeFilter(in.ManagedRecordTypes, in.ExcludeRecordTypes), parts)
+	p := newPlanner(in, &t)
+	p.planInParts(parts)
+	return p.result()
+}
+
+// newPlanner is a planner of the table of in, with no rows planned.
+func newPlanner(in Input, t *table) planner {
+	p := planner{ownerID: in.OwnerID, oldOwnerID: in.OldOwnerID, policy: in.Policy, unreadable: newUnreadable(in.Unreadable), t: t, cnameRank: -1}
+	if r, ok := t.types.rank(endpoint.RecordTypeCNAME); ok {
+		p.cnameRank = int32(r)
+	}
+	return p
+}
+
+// planInParts plans the rows of p's table in parts at once, each part with a planner like p, sets p's
+// lists to theirs and sorts them.
+func (p *planner) planInParts(parts int) {
+	entries := p.t.entries
 	// Each part plans a run of whole rows, which ends where the next part's begins.
 	bounds := make([]int, parts+1)
 	for part := 1; part < parts; part++ {
-		b := max(bounds[part-1], part*len(t.entries)/parts)
-		for b > 0 && b < len(t.entries) && sameRow(t.entries[b-1], t.entries[b]) {
+		b := max(bounds[part-1], part*len(entries)/parts)
+		for b > 0 && b < len(entries) && sameRow(entries[b-1], entries[b]) {
 			b++
 		}
 		bounds[part] = b
 	}
-	bounds[parts] = len(t.entries)
+	bounds[parts] = len(entries)
 	planners := make([]planner, parts)
 	inParts(parts, func(part int) {
-		p := &planners[part]
-		*p = base
-		p.planRows(t.entries[bounds[part]:bounds[part+1]])
+		q := &planners[part]
+		*q = *p
+		rows := entries[bounds[part]:bounds[part+1]]
+		q.copies = newCopySlab(len(rows))
+		q.planRows(rows)
 	})
 	// The parts' lists, one after the other, are the lists one part would have made.
-	p := base
 	p.creates = joined(planners, func(q *planner) []keyed { return q.creates })
 	p.updates = joined(planners, func(q *planner) []keyed { return q.updates })
 	p.deletes = joined(planners, func(q *planner) []keyed { return q.deletes })
 	p.conflicts = joined(planners, func(q *planner) []Conflict { return q.conflicts })
 	p.mismatches = joined(planners, func(q *planner) []OwnerMismatch { return q.mismatches })
 	p.held = joined(planners, func(q *planner) []HeldChange { return q.held })
-	return p.result(parts)
+	// The lists are sorted on three goroutines: creates with the rare lists, updates, deletes with
+	// the mismatches.
+	inParts(3, func(part int) {
+		var s nameSorter
+		p.sortList(&s, part)
+	})
 }
 
 // joined is one list of the planners' lists, one after the other, made to measure; nil when they are
@@ -141,39 +175,44 @@ func (p *planner) migrating(e *endpoint.Endpoint) bool {
 	return p.oldOwnerID != "" && p.oldOwnerID != p.ownerID && e.Owner() == p.oldOwnerID
 }
 
-// result sorts the lists and makes the Result. With parts > 1 the lists are sorted on three
-// goroutines: creates with the rare lists, updates, deletes with the mismatches.
-func (p *planner) result(parts int) Result {
-	keyedName := func(k keyed) string { return p.t.names[k.name] }
-	sorts := [...]func(s *nameSorter){
-		func(s *nameSorter) {
-			sortByName(s, p.creates, keyedName, p.t.compareKeyed)
-			sortByName(s, p.conflicts, func(c Conflict) string { return c.Key.DNSName }, compareConflicts)
-			// Ties (a provider listing one key twice) are broken by the record itself: the result
-			// must not depend on input order.
-			sortByName(s, p.held, func(h HeldChange) string { return h.Key.DNSName }, func(a, b HeldChange) int {
-				return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Action, b.Action), cmp.Compare(a.Resource, b.Resource),
-					cmp.Compare(a.Record.String(), b.Record.String()))
-			})
-		},
-		func(s *nameSorter) { sortByName(s, p.updates, keyedName, p.t.compareKeyed) },
-		func(s *nameSorter) {
-			sortByName(s, p.deletes, keyedName, p.t.compareKeyed)
-			sortByName(s, p.mismatches, func(m OwnerMismatch) string { return m.Key.DNSName }, compareMismatches)
-		},
+// sortLists sorts the planner's lists.
+func (p *planner) sortLists() {
+	var s nameSorter
+	for list := range 3 {
+		p.sortList(&s, list)
 	}
-	if parts == 1 {
-		var s nameSorter
-		for _, sort := range sorts {
-			sort(&s)
-		}
-	} else {
-		inParts(len(sorts), func(part int) {
-			var s nameSorter
-			sorts[part](&s)
-		})
-	}
+}
 
+// sortList sorts the creates with the rare lists (list 0), the updates (1) or the deletes with the
+// mismatches (2).
+func (p *planner) sortList(s *nameSorter, list int) {
+	switch list {
+	case 0:
+		sortByName(s, p.creates, p.t.keyedName, p.t.compareKeyed)
+		sortByName(s, p.conflicts, conflictName, compareConflicts)
+		sortByName(s, p.held, heldName, compareHeld)
+	case 1:
+		sortByName(s, p.updates, p.t.keyedName, p.t.compareKeyed)
+	case 2:
+		sortByName(s, p.deletes, p.t.keyedName, p.t.compareKeyed)
+		sortByName(s, p.mismatches, mismatchName, compareMismatches)
+	}
+}
+
+func (t *table) keyedName(k keyed) string { return t.names[k.name] }
+func conflictName(c Conflict) string      { return c.Key.DNSName }
+func mismatchName(m OwnerMismatch) string { return m.Key.DNSName }
+func heldName(h HeldChange) string        { return h.Key.DNSName }
+
+// compareHeld orders held changes. Ties (a provider listing one key twice) are broken by the record
+// itself: the result must not depend on input order.
+func compareHeld(a, b HeldChange) int {
+	return cmp.Or(compareKeys(a.Key, b.Key), cmp.Compare(a.Action, b.Action), cmp.Compare(a.Resource, b.Resource),
+		cmp.Compare(a.Record.String(), b.Record.String()))
+}
+
+// result makes the Result of the sorted lists.
+func (p *planner) result() Result {
 	changes := &Changes{} // an empty list stays nil: the webhook protocol's JSON says null
 	if len(p.creates) > 0 {
 		changes.Create = make([]*endpoint.Endpoint, len(p.creates))

@@ -19,8 +19,15 @@ import (
 type copySlab struct {
 	endpoints []endpoint.Endpoint
 	targets   []string
-	chunk     int // the length of the next array of endpoints; it doubles up to maxSlabChunk
+	chunk     int // the length of the last array of endpoints; the next is twice as long, up to maxSlabChunk
+	// most is how many more copies the slab can be asked for (a copy is of a candidate, so at most
+	// the number of entries in the planner's rows): a plan of a few names, as an event's, cuts its
+	// copies from an array as short as they are few.
+	most int
 }
+
+// newCopySlab is a slab for the copies of a planner's rows, which hold entries table entries.
+func newCopySlab(entries int) copySlab { return copySlab{most: entries} }
 
 // minSlabChunk and maxSlabChunk bound the arrays a slab allocates: 64 endpoints are 7 KiB, 512 are
 // 56 KiB.
@@ -31,9 +38,10 @@ const maxSlabChunk = 512
 // next returns the next endpoint of the slab, zero.
 func (s *copySlab) next() *endpoint.Endpoint {
 	if len(s.endpoints) == 0 {
-		s.chunk = min(max(2*s.chunk, minSlabChunk), maxSlabChunk)
+		s.chunk = max(1, min(max(2*s.chunk, minSlabChunk), maxSlabChunk, s.most))
 		s.endpoints = make([]endpoint.Endpoint, s.chunk)
 	}
+	s.most--
 	out := &s.endpoints[0]
 	s.endpoints = s.endpoints[1:]
 	return out

@@ -47,12 +47,7 @@ func groupByHash(names []string, hashes []uint32, parts int) (group []int32, dis
 		end[i] = sum - c // the block's start for now; its end once the positions are placed
 		largest = max(largest, c)
 	}
-	// A placed name keeps its hash (the tables index by its low bits, and comparing it first spares
-	// most string comparisons), so that the list is 8 bytes a name.
-	type placed struct {
-		hash uint32
-		k    int32
-	}
+	// Each position with its hash: 8 bytes a name.
 	order := make([]placed, n)
 	for k, h := range hashes {
 		i := h >> shift
@@ -61,50 +56,22 @@ func groupByHash(names []string, hashes []uint32, parts int) (group []int32, dis
 	}
 
 	// first[k] (kept in group) is the position of the first occurrence of names[k]. Blocks are
-	// independent: parts of them are grouped at once, each part with its own table.
+	// independent: with parts, parts of them are grouped at once, each part with its own table.
 	first := group
-	partGroups := make([]int, parts)
-	inParts(parts, func(part int) {
-		from, to := part*blocks/parts, (part+1)*blocks/parts
-		if from == to {
-			return
-		}
-		table := make([]int32, tableSize(largest)) // 1 + an index into the block; 0 is empty
-		start, groups := int32(0), 0
-		if from > 0 {
-			start = end[from-1]
-		}
-		for _, stop := range end[from:to] {
-			block := order[start:stop]
-			start = stop
-			if len(block) == 0 {
-				continue
+	var groups int
+	if parts == 1 {
+		groups = groupBlocks(names, order, end, 0, len(end), largest, first)
+	} else {
+		partGroups := make([]int, parts)
+		inParts(parts, func(part int) {
+			from, to := part*len(end)/parts, (part+1)*len(end)/parts
+			if from < to {
+				partGroups[part] = groupBlocks(names, order, end, from, to, largest, first)
 			}
-			slots := table[:tableSize(int32(len(block)))]
-			mask := uint32(len(slots) - 1)
-			for i := range block {
-				p := &block[i]
-				for s := p.hash & mask; ; s = (s + 1) & mask {
-					j := slots[s]
-					if j == 0 {
-						slots[s] = int32(i) + 1
-						first[p.k] = p.k
-						groups++
-						break
-					}
-					if q := &block[j-1]; q.hash == p.hash && names[q.k] == names[p.k] {
-						first[p.k] = q.k // q came first: a block keeps input order
-						break
-					}
-				}
-			}
-			clear(slots)
+		})
+		for _, g := range partGroups {
+			groups += g
 		}
-		partGroups[part] = groups
-	})
-	groups := 0
-	for _, g := range partGroups {
-		groups += g
 	}
 
 	// Number the groups in order of first appearance, in place: first[k] <= k, so the group of a
@@ -128,6 +95,51 @@ func groupByHash(names []string, hashes []uint32, parts int) (group []int32, dis
 // low bits, so the two do not overlap.
 func hash32(seed maphash.Seed, name string) uint32 {
 	return uint32(maphash.String(seed, name) >> 32)
+}
+
+// placed is a name's position in the list of names with its hash: the tables index by the hash's low
+// bits, and comparing it first spares most string comparisons.
+type placed struct {
+	hash uint32
+	k    int32
+}
+
+// groupBlocks sets first[k] for the names of blocks from to to-1 and returns how many distinct names
+// they hold. Block i is order[end[i-1]:end[i]] (order[:end[0]] for the first), and largest is the size
+// of the largest block.
+func groupBlocks(names []string, order []placed, end []int32, from, to int, largest int32, first []int32) int {
+	table := make([]int32, tableSize(largest)) // 1 + an index into the block; 0 is empty
+	start, groups := int32(0), 0
+	if from > 0 {
+		start = end[from-1]
+	}
+	for _, stop := range end[from:to] {
+		block := order[start:stop]
+		start = stop
+		if len(block) == 0 {
+			continue
+		}
+		slots := table[:tableSize(int32(len(block)))]
+		mask := uint32(len(slots) - 1)
+		for i := range block {
+			p := &block[i]
+			for s := p.hash & mask; ; s = (s + 1) & mask {
+				j := slots[s]
+				if j == 0 {
+					slots[s] = int32(i) + 1
+					first[p.k] = p.k
+					groups++
+					break
+				}
+				if q := &block[j-1]; q.hash == p.hash && names[q.k] == names[p.k] {
+					first[p.k] = q.k // q came first: a block keeps input order
+					break
+				}
+			}
+		}
+		clear(slots)
+	}
+	return groups
 }
 
 // tableSize is a power of two at least twice n, so that probe sequences stay short.

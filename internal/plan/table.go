@@ -80,17 +80,14 @@ func buildTable(in Input, types recordTypeFilter, parts int) table {
 	names := make([]string, n)
 	hashes := make([]uint32, n)
 	seed := maphash.MakeSeed() // the numbering does not depend on the hashes, only on first appearance
-	scans := make([]scan, parts)
-	inParts(parts, func(part int) {
-		from, to := part*n/parts, (part+1)*n/parts
-		s := &scans[part]
-		s.from = from
-		s.scanEndpoints(in, types, seed, from, to, inOrder[from:to], names[from:to], hashes[from:to])
-	})
-	kept := 0
-	var setIDs map[string]int32 // made at the first set identifier
-	for _, s := range scans {
-		kept += s.join(&t, &setIDs, inOrder, names, hashes, kept)
+	var kept int
+	if parts == 1 {
+		s := scan{}
+		s.scanEndpoints(in, types, seed, 0, n, inOrder, names, hashes)
+		var setIDs map[string]int32
+		kept = s.join(&t, &setIDs, inOrder, names, hashes, 0)
+	} else {
+		kept = scanInParts(in, types, seed, parts, &t, inOrder, names, hashes)
 	}
 	inOrder, names, hashes = inOrder[:kept], names[:kept], hashes[:kept]
 	group, distinct := groupByHash(names, hashes, parts)
@@ -131,6 +128,26 @@ func buildTable(in Input, types recordTypeFilter, parts int) table {
 		start = end
 	}
 	return t
+}
+
+// scanInParts is scanEndpoints and join for the input in parts, at once, and returns how many
+// endpoints were kept. (A function of its own, so that one part, the common case, makes no closure
+// and moves nothing to the heap.)
+func scanInParts(in Input, types recordTypeFilter, seed maphash.Seed, parts int, t *table, inOrder []entry, names []string, hashes []uint32) int {
+	n := len(inOrder)
+	scans := make([]scan, parts)
+	inParts(parts, func(part int) {
+		from, to := part*n/parts, (part+1)*n/parts
+		s := &scans[part]
+		s.from = from
+		s.scanEndpoints(in, types, seed, from, to, inOrder[from:to], names[from:to], hashes[from:to])
+	})
+	kept := 0
+	var setIDs map[string]int32 // made at the first set identifier
+	for _, s := range scans {
+		kept += s.join(t, &setIDs, inOrder, names, hashes, kept)
+	}
+	return kept
 }
 
 // scan is what one part of the input (Current then Desired as one list, from index from) yields: its
