@@ -70,6 +70,10 @@ func (t *table) keyOfParts(name, setID, rank int32) endpoint.Key {
 // in does not matter (the output is sorted at the end), and sorting 10^5 entries by three strings
 // cost more than the whole rest of the plan. Grouping by name alone hashes less than by a struct;
 // set identifiers are rare and are sorted apart inside each name's group.
+//
+// The rows come out in order of their names' first appearance, so that planning walks the input in
+// about its own order: laid out in an order set by the hashes instead, nearly every read of an
+// endpoint while planning missed the CPU's cache, and the plan at 10^5 endpoints took twice the CPU.
 func buildTable(in Input, types recordTypeFilter, parts int) table {
 	n := len(in.Current) + len(in.Desired)
 	t := table{current: in.Current, desired: in.Desired, setIDs: []string{""}, types: types}
