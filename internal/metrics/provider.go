@@ -36,6 +36,12 @@ func (p *instrumentedProvider) ApplyChanges(ctx context.Context, c *plan.Changes
 	return err
 }
 
+// ListsExactlyWhatItWrote forwards provider.ExactWriter: the wrapper passes every write through.
+func (p *instrumentedProvider) ListsExactlyWhatItWrote() bool {
+	w, ok := p.Provider.(provider.ExactWriter)
+	return ok && w.ListsExactlyWhatItWrote()
+}
+
 func (p *instrumentedProvider) observe(op string, start time.Time, err error) {
 	p.m.providerCalls.WithLabelValues(p.name, op).Inc()
 	p.m.providerLatency.WithLabelValues(p.name, op).Observe(time.Since(start).Seconds())

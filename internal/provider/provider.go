@@ -55,6 +55,17 @@ type ListingVersioner interface {
 	ListingVersion() (version uint64, ok bool)
 }
 
+// ExactWriter is implemented by a ListingVersioner whose listing is exactly what was written through
+// its ApplyChanges: nothing else changes what Records returns, and Records returns the accepted record
+// sets as they were sent (the built-in DNS server's provider). A cache patched with the accepted
+// changes of its own ApplyChanges is then that listing, and stays tied to the provider's new version
+// without listing again: after a write, the next resync does not list a million records to confirm
+// it (issue 15).
+type ExactWriter interface {
+	ListingVersioner
+	ListsExactlyWhatItWrote() bool
+}
+
 // DomainFilterer is implemented by providers that limit the names that may be planned beyond the
 // --domain-filter flags: a webhook provider negotiates its filter with the server. The controller plans
 // only names that both select, as external-dns does. It fails while the filter cannot be had yet; the

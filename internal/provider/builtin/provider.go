@@ -27,7 +27,23 @@ type Provider struct {
 	// records are the record sets as they were written (targets as given), so Records returns exactly
 	// what the plan sent and a re-plan finds nothing to change.
 	records map[endpoint.Key]*endpoint.Endpoint
+	// version moves with every ApplyChanges that changed records (provider.ListingVersioner).
+	version uint64
 }
+
+var _ provider.ExactWriter = (*Provider)(nil)
+
+// ListingVersion implements provider.ListingVersioner: records change only through ApplyChanges, so
+// the version is always known.
+func (p *Provider) ListingVersion() (uint64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.version, true
+}
+
+// ListsExactlyWhatItWrote implements provider.ExactWriter: Records lists records, which hold the
+// accepted record sets as they were sent (the name normalised, as the plan sends it).
+func (p *Provider) ListsExactlyWhatItWrote() bool { return true }
 
 // New returns the provider for a view of the server.
 func New(srv *dnsserver.Server, view string) (*Provider, error) {
@@ -76,6 +92,7 @@ func (p *Provider) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	reject := func(a provider.Action, e *endpoint.Endpoint, err error) {
 		rejected = append(rejected, provider.RejectedChange{Action: a, Endpoint: e, Err: err})
 	}
+	p.version++ // whatever is accepted below changes the listing; a new version is always safe
 	err := p.srv.Update(p.view, func(tx *dnsserver.Txn) {
 		for _, e := range changes.Delete {
 			if err := p.remove(tx, e); err != nil {

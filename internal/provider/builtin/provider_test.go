@@ -177,3 +177,38 @@ func TestZoneFileRecordsNotListedNorTouched(t *testing.T) {
 		t.Fatalf("zone-file A: %q", got)
 	}
 }
+
+// The listing version (provider.ListingVersioner) is known, stays while only Records is called, and
+// moves with every ApplyChanges, a partly refused one too.
+func TestListingVersionMovesWithEveryWrite(t *testing.T) {
+	p, err := New(startServer(t, "example.com"), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	v0, known := p.ListingVersion()
+	if !known || !p.ListsExactlyWhatItWrote() {
+		t.Fatal("the built-in provider's listing version is unknown, or it does not say it lists what it wrote")
+	}
+	if _, err := p.Records(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.ListingVersion(); v != v0 {
+		t.Fatalf("a listing moved the version %d -> %d", v0, v)
+	}
+	if err := p.ApplyChanges(ctx, &plan.Changes{Create: []*endpoint.Endpoint{endpoint.New("a.example.com", "A", "192.0.2.1")}}); err != nil {
+		t.Fatal(err)
+	}
+	v1, _ := p.ListingVersion()
+	if v1 == v0 {
+		t.Fatal("a write did not move the version")
+	}
+	err = p.ApplyChanges(ctx, &plan.Changes{Create: []*endpoint.Endpoint{endpoint.New("b.example.com", "A", "192.0.2.2"),
+		endpoint.New("c.example.com", "A", "192.0.2.3").WithSetIdentifier("eu")}})
+	if _, rejected := provider.AsApplyError(err); !rejected {
+		t.Fatalf("the set identifier was not refused: %v", err)
+	}
+	if v2, _ := p.ListingVersion(); v2 == v1 {
+		t.Fatal("a partly refused write did not move the version")
+	}
+}

@@ -43,9 +43,11 @@ func (r *Registry) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	if len(b.sent) == 0 {
 		return nil
 	}
+	tied := r.tiedBeforeWrite(s)
 	err = r.provider.ApplyChanges(ctx, b.changes())
 	if err == nil {
 		r.patch(s, b.sent)
+		r.retieAfterWrite(s, tied, b.sent)
 		return nil
 	}
 	ae, ok := provider.AsApplyError(err)
@@ -59,6 +61,7 @@ func (r *Registry) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		r.Invalidate()
 	} else {
 		r.patch(s, b.sent)
+		r.retieAfterWrite(s, tied, b.sent)
 	}
 	return b.rejectedError(unmatched)
 }

@@ -1,6 +1,9 @@
 package txt
 
-import "github.com/zonekeeper/zonekeeper/internal/provider"
+import (
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+)
 
 // versionedListing ties a cache to the version of the provider's listing it was built from
 // (provider.ListingVersioner). While the provider reports that version again and the cache holds no
@@ -34,4 +37,44 @@ func (r *Registry) tieVersion(s *state, before, after uint64, knownBefore, known
 		return
 	}
 	r.versioned = versionedListing{}
+}
+
+// tiedBeforeWrite reports whether s is tied to the provider's listing version now, before a write,
+// and the provider lists exactly what it writes (provider.ExactWriter). Callers hold opMu.
+func (r *Registry) tiedBeforeWrite(s *state) bool {
+	w, ok := r.provider.(provider.ExactWriter)
+	if !ok || !w.ListsExactlyWhatItWrote() {
+		return false
+	}
+	version, known := w.ListingVersion()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.keepsListing(s, version, known)
+}
+
+// retieAfterWrite keeps s tied to the provider's listing after a write through it, when it was tied
+// before: s, patched with the accepted changes, is what the exact writer now lists. A name sent as
+// it is not normalised (the sources send normalised names; the provider stores them normalised) makes
+// the next load list instead. Callers hold opMu (no other write or listing runs meanwhile).
+func (r *Registry) retieAfterWrite(s *state, tiedBefore bool, sent []*sentChange) {
+	if !tiedBefore {
+		return
+	}
+	for _, c := range sent {
+		if n, err := endpoint.NormalizeDNSName(c.ep.DNSName); c.rejected == nil && (err != nil || n != c.ep.DNSName) {
+			r.mu.Lock()
+			r.versioned = versionedListing{}
+			r.mu.Unlock()
+			return
+		}
+	}
+	version, known := r.listingVersion()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !known || r.state != s {
+		r.versioned = versionedListing{}
+		return
+	}
+	s.listedMutations = s.mutations // the listing it stands for now includes the write
+	r.versioned = versionedListing{state: s, version: version}
 }
