@@ -2,6 +2,8 @@ package aws
 
 import (
 	"context"
+	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -70,6 +72,21 @@ func (p *Provider) adjustEach(desired []*endpoint.Endpoint, skipPlain bool) []*e
 				continue
 			}
 			out = append(out, withPin(p.roundTrip(c)))
+			continue
+		}
+		if target, eth, ok := p.plainAlias(c); ok && skipPlain {
+			for i, family := range families {
+				labels := c.Labels // c is our copy: the first alias takes its labels, the others a copy
+				if i > 0 {
+					labels = maps.Clone(c.Labels)
+				}
+				out = append(out, withPin(&endpoint.Endpoint{
+					DNSName: c.DNSName, Targets: endpoint.Targets{target}, RecordType: family, RecordTTL: DefaultTTL, Labels: labels,
+					ProviderSpecific: endpoint.ProviderSpecific{
+						{Name: propAlias, Value: "true"}, {Name: propEvaluateTargetHealth, Value: strconv.FormatBool(eth)},
+					},
+				}))
+			}
 			continue
 		}
 		for _, family := range families {
@@ -145,6 +162,38 @@ func roundTripKeeps(e *endpoint.Endpoint) bool {
 		}
 	}
 	return true
+}
+
+// plainAlias returns the target and evaluate-target-health of the aliases an endpoint becomes when
+// the round trip would only set those: no set identifier, no property but alias and
+// aws/evaluate-target-health (a valid one), no aws/target-hosted-zone, a target Route 53 gives back
+// as it is (no \ escape, one trailing dot at most). The round trip builds two record sets and six
+// endpoints' worth of copies for a CNAME to a load balancer, the commonest record on EKS.
+func (p *Provider) plainAlias(c *endpoint.Endpoint) (target string, eth bool, ok bool) {
+	if c.SetIdentifier != "" || len(c.Targets) == 0 {
+		return "", false, false
+	}
+	for _, ps := range c.ProviderSpecific {
+		if ps.Name != propAlias && ps.Name != propEvaluateTargetHealth {
+			return "", false, false
+		}
+	}
+	eth = p.cfg.EvaluateTargetHealth
+	if v, set := c.GetProviderSpecific(propEvaluateTargetHealth); set {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return "", false, false
+		}
+		eth = b
+	}
+	target = strings.TrimSuffix(strings.ToLower(c.Targets[0]), ".")
+	if target == "" || strings.HasSuffix(target, ".") || strings.IndexByte(target, '\\') >= 0 {
+		return "", false, false
+	}
+	if canonicalZone(target) == cloudFrontZone {
+		eth = false
+	}
+	return target, eth, true
 }
 
 // keepOwnProperties drops the properties of other providers. Every aws/ property is either stored by

@@ -2,16 +2,18 @@ package aws
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
-// TestAdjustSkipsOnlyWhatTheRoundTripKeeps: AdjustEndpoints' shortcut for plain records gives
-// exactly what the record-set round trip gives (every field, a nil ProviderSpecific included), over
-// records it applies to and records near them it must not (a trailing dot, a TXT, a negative or
-// unset TTL, a set identifier without a policy, properties of other providers, an empty name, no
-// targets, an unsupported type, pins, aliases).
+// TestAdjustSkipsOnlyWhatTheRoundTripKeeps: AdjustEndpoints' shortcuts for plain records and plain
+// aliases give exactly what the record-set round trip gives (every field, a nil ProviderSpecific
+// included), over records they apply to and records near them they must not (a trailing dot, a TXT, a
+// negative or unset TTL, a set identifier without a policy, properties of other providers, an empty
+// name, no targets, an unsupported type, pins; aliases with upper case, escapes, two dots, a bad or
+// repeated evaluate-target-health, a target zone, a weight, CloudFront).
 func TestAdjustSkipsOnlyWhatTheRoundTripKeeps(t *testing.T) {
 	labelled := func(e *endpoint.Endpoint) *endpoint.Endpoint {
 		return e.WithLabel(endpoint.ResourceLabelKey, "ingress/default/web")
@@ -46,6 +48,25 @@ func TestAdjustSkipsOnlyWhatTheRoundTripKeeps(t *testing.T) {
 		ep("pin.big.test", "A", 0, "10.0.0.1").WithProviderSpecific("aws/hosted-zone-id", "/hostedzone/Z1"),
 		ep("a.big.test", "A", 0, "lb.example.net").WithProviderSpecific("alias", "true"),
 		ep("bad.big.test", "A", 0, "10.0.0.1").WithSetIdentifier("x").WithProviderSpecific("aws/weight", "heavy"),
+		labelled(ep("lb.big.test", "CNAME", 0, elb)),
+		ep("lb.big.test", "CNAME", 60, strings.ToUpper(elb)+"."),
+		{DNSName: "lb.big.test", RecordType: "CNAME", Targets: endpoint.Targets{elb + ".."}},
+		{DNSName: "lb.big.test", RecordType: "CNAME", Targets: endpoint.Targets{elb + ".."}, ProviderSpecific: endpoint.ProviderSpecific{{Name: "alias", Value: "true"}}},
+		{DNSName: "lb.big.test", RecordType: "CNAME", Targets: endpoint.Targets{`k8s\055web.elb.amazonaws.com`}},
+		{DNSName: "lb.big.test", RecordType: "CNAME", Targets: endpoint.Targets{`k8s\055web.elb.amazonaws.com`}, ProviderSpecific: endpoint.ProviderSpecific{{Name: "alias", Value: "true"}}},
+		{DNSName: "lb.big.test", RecordType: "CNAME", Targets: endpoint.Targets{elb, "other.elb.amazonaws.com"}},
+		ep("cdn.big.test", "CNAME", 0, "d111111abcdef8.cloudfront.net").WithProviderSpecific("aws/evaluate-target-health", "true"),
+		ep("ga.big.test", "CNAME", 0, "a1234567890abcdef.awsglobalaccelerator.com"),
+		ep("lb.big.test", "CNAME", 0, elb).WithProviderSpecific("alias", "A").WithProviderSpecific("aws/evaluate-target-health", "false"),
+		ep("lb.big.test", "CNAME", 0, elb).WithProviderSpecific("alias", "AAAA"),
+		ep("lb.big.test", "CNAME", 0, elb).WithProviderSpecific("aws/evaluate-target-health", "maybe"),
+		ep("lb.big.test", "CNAME", 0, elb).WithProviderSpecific("aws/evaluate-target-health", "false").WithProviderSpecific("aws/evaluate-target-health", "bad"),
+		ep("lb.big.test", "CNAME", 0, elb).WithProviderSpecific("aws/target-hosted-zone", "Z0OTHER"),
+		ep("lb.big.test", "CNAME", 0, elb).WithSetIdentifier("blue").WithProviderSpecific("aws/weight", "10"),
+		ep("lb.big.test", "CNAME", 0, elb).WithProviderSpecific("aws/hosted-zone-id", "Z2"),
+		ep("lb.big.test", "CNAME", 0, "svc.big.test").WithProviderSpecific("alias", "true"),
+		ep("lb.big.test", "AAAA", 0, "svc.big.test").WithProviderSpecific("alias", "true").WithProviderSpecific("coredns/group", "g"),
+		ep("", "CNAME", 0, elb),
 	}
 	for _, preferCNAME := range []bool{false, true} {
 		p := &Provider{cfg: Config{EvaluateTargetHealth: true, PreferCNAME: preferCNAME}}
@@ -63,19 +84,25 @@ func TestAdjustSkipsOnlyWhatTheRoundTripKeeps(t *testing.T) {
 			}
 		}
 	}
-	skipped := 0
+	skipped, aliases := 0, 0
 	for _, e := range desired {
 		if roundTripKeeps(e) {
 			skipped++
 		}
+		if _, _, ok := (&Provider{}).plainAlias(e); ok && e.RecordType == "CNAME" && strings.Contains(e.Targets[0], "amazonaws") {
+			aliases++
+		}
 	}
-	if skipped < 5 {
-		t.Errorf("the shortcut applies to %d of the records, want at least 5 (the test would not test it)", skipped)
+	if skipped < 5 || aliases < 5 {
+		t.Errorf("the shortcuts apply to %d plain records and %d aliases, want at least 5 each (the test would not test them)", skipped, aliases)
 	}
-	// Nothing shares memory with the caller's records.
-	out := (&Provider{}).adjust(desired[:1])
-	out[0].Targets[0], out[0].Labels["x"] = "changed", "y"
-	if desired[0].Targets[0] != "10.0.0.1" || desired[0].Labels["x"] != "" {
-		t.Errorf("AdjustEndpoints' output shares memory with its input: %v", desired[0])
+	// Nothing shares memory with the caller's records, nor one alias with its sibling.
+	for _, in := range []*endpoint.Endpoint{desired[0], labelled(ep("lb.big.test", "CNAME", 0, elb))} {
+		out := (&Provider{}).adjust([]*endpoint.Endpoint{in})
+		target := in.Targets[0]
+		out[0].Targets[0], out[0].Labels["x"] = "changed", "y"
+		if in.Targets[0] != target || in.Labels["x"] != "" || out[len(out)-1].Labels["x"] != "" && len(out) > 1 {
+			t.Errorf("AdjustEndpoints' output shares memory with its input or another output: %v, %v", in, out)
+		}
 	}
 }

@@ -2,9 +2,11 @@ package aws
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"testing"
 
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 )
 
@@ -86,6 +88,24 @@ func BenchmarkAdjustEndpoints20000Ingresses(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if out, err := p.AdjustEndpoints(ctx, desired); err != nil || len(out) != len(desired) {
+			b.Fatalf("AdjustEndpoints = %d endpoints, %v", len(out), err)
+		}
+	}
+}
+
+// BenchmarkAdjustEndpoints20000ELBIngresses is AdjustEndpoints over 20,000 Ingresses whose status
+// names an AWS load balancer, as on EKS: a CNAME each, which becomes an A and an AAAA alias.
+func BenchmarkAdjustEndpoints20000ELBIngresses(b *testing.B) {
+	p := cachedZoneOf20000Ingresses(b)
+	desired := make([]*endpoint.Endpoint, 20000)
+	for i := range desired {
+		desired[i] = ep(fmt.Sprintf("app%d.%s", i, budgetZone), "CNAME", 0, fmt.Sprintf("k8s-default-app%d-0123456789.us-east-1.elb.amazonaws.com", i)).
+			WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("ingress/default/app%d", i))
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if out, err := p.AdjustEndpoints(ctx, desired); err != nil || len(out) != 2*len(desired) {
 			b.Fatalf("AdjustEndpoints = %d endpoints, %v", len(out), err)
 		}
 	}
