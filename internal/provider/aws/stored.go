@@ -1,8 +1,6 @@
 package aws
 
 import (
-	"reflect"
-
 	r53types "github.com/aws/aws-sdk-go-v2/service/route53/types"
 )
 
@@ -16,8 +14,8 @@ type storedSet struct {
 	values []string // the ResourceRecords' values, nil when there are none (an alias)
 	ttl    int64    // noTTL when the set has none (an alias)
 	// rest is the set with Type, SetIdentifier, TTL and ResourceRecords cleared, and Name too unless
-	// it is not the key's name and a dot (upper case, \ooo escapes); nil when nothing is left. Kept
-	// whole, so a field the SDK adds later is not lost.
+	// it is not the key's name and a dot (upper case, \ooo escapes); nil when nothing is left
+	// (hasExtras).
 	rest *r53types.ResourceRecordSet
 }
 
@@ -39,15 +37,24 @@ func storeOf(rr *r53types.ResourceRecordSet) (rrKey, storedSet) {
 			s.values[i] = deref(v.Value)
 		}
 	}
-	rest := *rr
-	rest.Type, rest.SetIdentifier, rest.TTL, rest.ResourceRecords = "", nil, nil, nil
-	if isNameAndDot(name, k.name) {
-		rest.Name = nil
-	}
-	if !reflect.ValueOf(rest).IsZero() {
+	plainName := isNameAndDot(name, k.name)
+	if hasExtras(rr) || !plainName {
+		rest := *rr
+		rest.Type, rest.SetIdentifier, rest.TTL, rest.ResourceRecords = "", nil, nil, nil
+		if plainName {
+			rest.Name = nil
+		}
 		s.rest = &rest
 	}
 	return k, s
+}
+
+// hasExtras reports whether rr sets a field besides Name, Type, SetIdentifier, TTL and
+// ResourceRecords. TestStoredSetKeepsEveryField fails when the SDK adds a field this does not name.
+func hasExtras(rr *r53types.ResourceRecordSet) bool {
+	return rr.AliasTarget != nil || rr.CidrRoutingConfig != nil || rr.Failover != "" || rr.GeoLocation != nil ||
+		rr.GeoProximityLocation != nil || rr.HealthCheckId != nil || rr.MultiValueAnswer != nil || rr.Region != "" ||
+		rr.TrafficPolicyInstanceId != nil || rr.Weight != nil
 }
 
 // recordSet is the SDK form of the stored set k, as Route 53 listed it (or as it was written).

@@ -63,6 +63,46 @@ func TestStoredSetRebuildsTheRecordSet(t *testing.T) {
 	}
 }
 
+// TestStoredSetKeepsEveryField sets each field of the SDK's ResourceRecordSet in turn (by reflection,
+// so a field a new SDK adds is included) on a plain set and requires the compact form to give it
+// back: it fails when hasExtras does not name a field.
+func TestStoredSetKeepsEveryField(t *testing.T) {
+	typ := reflect.TypeFor[r53types.ResourceRecordSet]()
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		rr := &r53types.ResourceRecordSet{Name: ptr("x.example.com."), Type: r53types.RRTypeA, TTL: ptr(int64(60)),
+			ResourceRecords: []r53types.ResourceRecord{{Value: ptr("192.0.2.1")}}}
+		v := reflect.ValueOf(rr).Elem().Field(i)
+		if !v.IsZero() {
+			continue // set above
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			v.Set(reflect.New(f.Type.Elem()))
+			if e := v.Elem(); e.Kind() == reflect.String {
+				e.SetString("set") // Route 53 has no empty strings (a set identifier is 1 to 128 characters)
+			}
+		case reflect.String:
+			v.SetString("set")
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(f.Type, 1, 1))
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Int, reflect.Int32, reflect.Int64:
+			v.SetInt(1)
+		default:
+			t.Fatalf("field %s of kind %s: the test does not know how to set it", f.Name, v.Kind())
+		}
+		k, s := storeOf(rr)
+		if got := s.recordSet(k); !reflect.DeepEqual(got, rr) {
+			t.Errorf("field %s is lost in the cache: %#v, want %#v", f.Name, got, rr)
+		}
+	}
+}
+
 // TestZoneContentsWithCollidingHashes runs the cache's index with every key hashing alike (so all but
 // the first go through collided) and with its own hash, against a plain map: puts, replacements,
 // removals, compaction, lookups and the listing order.
