@@ -34,9 +34,25 @@ func fastClient(cfg *rest.Config) (kubernetes.Interface, error) {
 }
 
 // loadIngresses creates n Ingresses, each with one host under zone and a status address, as an
-// ingress controller would set it, with parallel workers; it returns host → address, and reports
-// progress every 15 s through progress.
+// ingress controller would set it; it returns host → address.
 func loadIngresses(ctx context.Context, client kubernetes.Interface, n int, zone string, progress func(string)) (map[string]string, error) {
+	err := createIngresses(ctx, client, n, func(i int) []networkingv1.IngressRule {
+		return []networkingv1.IngressRule{{Host: ingressHost(i, zone)}}
+	}, progress)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[string]string, n)
+	for i := 0; i < n; i++ {
+		want[ingressHost(i, zone)] = ingressIP(i)
+	}
+	return want, nil
+}
+
+// createIngresses creates n Ingresses with the rules rules(i) gives Ingress i and one status address
+// each (ingressIP), with 48 parallel clients, reporting progress every 15 s; the first error stops
+// the others.
+func createIngresses(ctx context.Context, client kubernetes.Interface, n int, rules func(i int) []networkingv1.IngressRule, progress func(string)) error {
 	const workers = 48
 	next, made := atomic.Int64{}, atomic.Int64{}
 	ctx, cancel := context.WithCancel(ctx)
@@ -62,6 +78,7 @@ func loadIngresses(ctx context.Context, client kubernetes.Interface, n int, zone
 			}
 		}
 	}()
+	ingresses := client.NetworkingV1().Ingresses(benchNamespace)
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -73,15 +90,15 @@ func loadIngresses(ctx context.Context, client kubernetes.Interface, n int, zone
 				}
 				ing := &networkingv1.Ingress{
 					ObjectMeta: metav1.ObjectMeta{Name: ingressName(i), Namespace: benchNamespace},
-					Spec:       networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: ingressHost(i, zone)}}},
+					Spec:       networkingv1.IngressSpec{Rules: rules(i)},
 				}
-				created, err := client.NetworkingV1().Ingresses(benchNamespace).Create(ctx, ing, metav1.CreateOptions{})
+				created, err := ingresses.Create(ctx, ing, metav1.CreateOptions{})
 				if err != nil {
 					fail(fmt.Errorf("creating Ingress %s/%s: %v", benchNamespace, ing.Name, err))
 					return
 				}
 				created.Status.LoadBalancer.Ingress = []networkingv1.IngressLoadBalancerIngress{{IP: ingressIP(i)}}
-				if _, err := client.NetworkingV1().Ingresses(benchNamespace).UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
+				if _, err := ingresses.UpdateStatus(ctx, created, metav1.UpdateOptions{}); err != nil {
 					fail(fmt.Errorf("setting the status of Ingress %s/%s: %v", benchNamespace, ing.Name, err))
 					return
 				}
@@ -90,14 +107,7 @@ func loadIngresses(ctx context.Context, client kubernetes.Interface, n int, zone
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	want := make(map[string]string, n)
-	for i := 0; i < n; i++ {
-		want[ingressHost(i, zone)] = ingressIP(i)
-	}
-	return want, nil
+	return firstErr
 }
 
 // setIngressIP replaces Ingress i's status address with one merge patch of the status subresource.
