@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // The index keeps its endpoints without the resource label's map; at must give back exactly what the
@@ -80,9 +81,7 @@ func TestDesiredIndexRetainedBytes(t *testing.T) {
 		t.Skip("indexes 100,000 endpoints")
 	}
 	const n = 100_000
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := testbed.LiveHeap()
 	eps := make([]*endpoint.Endpoint, n)
 	for i := range eps {
 		// The source's shape (internal/source recordMeta.fill): one endpoint, its targets, a label map.
@@ -93,10 +92,8 @@ func TestDesiredIndexRetainedBytes(t *testing.T) {
 	var x desiredIndex
 	x.rebuild(eps)
 	eps = nil
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	perEndpoint := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	after := testbed.LiveHeap()
+	perEndpoint := float64(int64(after)-int64(before)) / n
 	runtime.KeepAlive(&x)
 	t.Logf("%.0f bytes per endpoint kept by the desired index (its copies, names and resource strings included)", perEndpoint)
 	if perEndpoint > 400 {

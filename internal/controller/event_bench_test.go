@@ -21,6 +21,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // BenchmarkEventByName is the cost of one event's reconcile on the event path, as the app wires it:
@@ -170,14 +171,11 @@ func BenchmarkDesiredIndexBytes(b *testing.B) {
 	}
 	var perEndpoint float64
 	for b.Loop() {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
+		before := testbed.LiveHeap()
 		var x desiredIndex
 		x.rebuild(eps)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		perEndpoint = float64(after.HeapAlloc-before.HeapAlloc) / n
+		after := testbed.LiveHeap()
+		perEndpoint = float64(after-before) / n
 		runtime.KeepAlive(&x)
 	}
 	b.ReportMetric(perEndpoint, "bytes/endpoint")

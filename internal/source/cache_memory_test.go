@@ -15,6 +15,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // TestInformerCacheBytesPerObject measures what one object costs in an informer's store, as the API
@@ -76,22 +78,17 @@ func TestInformerCacheBytesPerObject(t *testing.T) {
 // heapPerObject fills a fresh indexer with n objects and returns the live heap it holds per object.
 func heapPerObject(t *testing.T, n int, add func(cache.Indexer, int)) float64 {
 	t.Helper()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := testbed.LiveHeap()
 	idx := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	for i := range n {
 		add(idx, i)
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
+	after := testbed.LiveHeap()
 	if len(idx.ListKeys()) != n {
 		t.Fatalf("%d objects cached, want %d", len(idx.ListKeys()), n)
 	}
 	runtime.KeepAlive(idx)
-	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
+	return float64(int64(after)-int64(before)) / float64(n)
 }
 
 var memCreated = metav1.NewTime(time.Date(2026, 11, 1, 8, 0, 0, 0, time.UTC))

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // BenchmarkMergedObjectsBytes reports what a merging source's memory of its objects' names adds to
@@ -15,21 +16,14 @@ import (
 // Run: go test -run '^$' -bench BenchmarkMergedObjectsBytes ./internal/source/
 func BenchmarkMergedObjectsBytes(b *testing.B) {
 	const n = 100_000
-	eps := make([]*endpoint.Endpoint, n)
-	for i := range eps {
-		eps[i] = endpoint.New(fmt.Sprintf("host-%d.example.com", i), endpoint.RecordTypeA, "10.0.0.1").
-			WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("service/default/svc-%d", i))
-	}
+	eps := oneNameServices(n)
 	var perObject float64
 	for b.Loop() {
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
+		before := testbed.LiveHeap()
 		var m mergedObjects
 		m.remember(eps)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		perObject = float64(after.HeapAlloc-before.HeapAlloc) / n
+		after := testbed.LiveHeap()
+		perObject = float64(after-before) / n
 		runtime.KeepAlive(&m)
 	}
 	b.ReportMetric(perObject, "bytes/object")
@@ -41,15 +35,21 @@ func BenchmarkMergedObjectsBytes(b *testing.B) {
 // Run: go test -run '^$' -bench BenchmarkMergedObjectsRememberUnchanged -benchmem ./internal/source/
 func BenchmarkMergedObjectsRememberUnchanged(b *testing.B) {
 	const n = 100_000
-	eps := make([]*endpoint.Endpoint, n)
-	for i := range eps {
-		eps[i] = endpoint.New(fmt.Sprintf("host-%d.example.com", i), endpoint.RecordTypeA, "10.0.0.1").
-			WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("service/default/svc-%d", i))
-	}
+	eps := oneNameServices(n)
 	var m mergedObjects
 	m.remember(eps)
 	b.ReportAllocs()
 	for b.Loop() {
 		m.remember(eps)
 	}
+}
+
+// oneNameServices is the endpoints of n Services with one name each.
+func oneNameServices(n int) []*endpoint.Endpoint {
+	eps := make([]*endpoint.Endpoint, n)
+	for i := range eps {
+		eps[i] = endpoint.New(fmt.Sprintf("host-%d.example.com", i), endpoint.RecordTypeA, "10.0.0.1").
+			WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("service/default/svc-%d", i))
+	}
+	return eps
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // cachedZoneOf20000Ingresses is the provider of 20,000 Ingresses' records (an A and its ownership
@@ -37,16 +38,11 @@ func TestBytesPerCachedRecordSet(t *testing.T) {
 	p := cachedZoneOf20000Ingresses(t)
 	ctx := context.Background()
 	p.Invalidate()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := testbed.LiveHeap()
 	if err := p.load(ctx); err != nil {
 		t.Fatal(err)
 	}
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
+	after := testbed.LiveHeap()
 	n := 0
 	p.mu.Lock()
 	for _, c := range p.contents {
@@ -57,7 +53,7 @@ func TestBytesPerCachedRecordSet(t *testing.T) {
 	if n != 40002 {
 		t.Fatalf("the cache holds %d record sets, want 40,002", n)
 	}
-	perSet := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
+	perSet := float64(int64(after)-int64(before)) / float64(n)
 	t.Logf("%d record sets cached: %.0f bytes per record set", n, perSet)
 	if perSet > 250 {
 		t.Errorf("%.0f bytes per cached record set, want at most 250", perSet)

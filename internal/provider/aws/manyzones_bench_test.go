@@ -19,6 +19,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // The many-zones benchmark of issue 15 item 4 (docs/benchmarks.md, "Many zones (issue 15)"): 50 hosted
@@ -234,15 +235,12 @@ func BenchmarkProviderCacheBytes(b *testing.B) {
 			b.Fatal(err)
 		}
 		p := newProvider(b, url, Config{})
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
+		before := testbed.LiveHeap()
 		if _, err := p.Records(context.Background()); err != nil {
 			b.Fatal(err)
 		}
-		runtime.GC()
-		runtime.ReadMemStats(&after)
+		after := testbed.LiveHeap()
 		runtime.KeepAlive(p)
-		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(2*hosts+2), "B/recordset")
+		b.ReportMetric(float64(int64(after)-int64(before))/float64(2*hosts+2), "B/recordset")
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/provider/aws"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // convergedStack is what a zonekeeper process holds once it has converged on n Ingresses with
@@ -136,14 +137,6 @@ func writeHeapProfile(tb testing.TB, stage string) {
 	}
 }
 
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
 // BenchmarkConvergedHeap is the live heap of a process converged on n Ingresses (2n record sets: an A
 // and its ownership TXT each), and who holds it after ten idle resyncs: each part is measured by
 // dropping it and collecting, in this order — the controller and source (desired index, idle memo),
@@ -169,9 +162,9 @@ func BenchmarkConvergedHeap(b *testing.B) {
 		}
 	}
 	for b.Loop() {
-		base := liveHeap()
+		base := testbed.LiveHeap()
 		s := newConvergedStack(b, n)
-		total := liveHeap()
+		total := testbed.LiveHeap()
 		writeHeapProfile(b, "converged")
 
 		// Idle resyncs: what each allocates, how often the collector runs and what it costs, and how
@@ -187,7 +180,7 @@ func BenchmarkConvergedHeap(b *testing.B) {
 			}
 			defer debug.SetGCPercent(debug.SetGCPercent(pct))
 		}
-		liveHeap()
+		testbed.LiveHeap()
 		const resyncs = 20
 		samples := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}, {Name: "/cpu/classes/gc/total:cpu-seconds"},
 			{Name: "/cpu/classes/user:cpu-seconds"}}
@@ -207,18 +200,18 @@ func BenchmarkConvergedHeap(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		metrics.Read(samples)
 		gcCPU, userCPU := samples[1].Value.Float64()-gcCPU0, samples[2].Value.Float64()-userCPU0
-		idleLive := liveHeap()
+		idleLive := testbed.LiveHeap()
 		writeHeapProfile(b, "idle")
 
 		// Who holds the heap: each part is dropped in turn (the controller first: it holds the registry).
 		s.ctrl = nil
-		noController := liveHeap()
+		noController := testbed.LiveHeap()
 		s.reg = nil
-		noRegistry := liveHeap()
+		noRegistry := testbed.LiveHeap()
 		s.prov = nil
-		noProvider := liveHeap()
+		noProvider := testbed.LiveHeap()
 		s.store = nil
-		noStore := liveHeap()
+		noStore := testbed.LiveHeap()
 		runtime.KeepAlive(s)
 
 		sets := float64(2 * n)

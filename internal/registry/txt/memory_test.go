@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // TestBytesPerCachedRecord measures the live heap the registry's cache holds per record set we own:
@@ -33,19 +34,14 @@ func TestBytesPerCachedRecord(t *testing.T) {
 	seed(t, mem, eps...)
 	eps = nil
 	r := mustNew(t, mem, Config{OwnerID: "cluster-a", CacheInterval: time.Hour})
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := testbed.LiveHeap()
 	got, err := r.Records(context.Background())
 	if err != nil || len(got) != n {
 		t.Fatalf("Records: %d records, %v", len(got), err)
 	}
 	got = nil
-	runtime.GC()
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	perRecord := float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+	after := testbed.LiveHeap()
+	perRecord := float64(int64(after)-int64(before)) / n
 	runtime.KeepAlive(r)
 	t.Logf("%d record sets with their ownership TXTs: %.0f bytes per record set cached (%.0f per cached entry)", n, perRecord, perRecord/2)
 	if perRecord > 1350 {

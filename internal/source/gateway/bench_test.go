@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +11,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
+	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // benchSource is a gateway-httproute source over filled caches: 100 Gateways in 10 namespaces, each
@@ -75,12 +75,9 @@ func benchSource(b *testing.B, routes int) *Source {
 // endpoints (each route's .com name matches both listeners and gets one record, its .org name the
 // catch-all listener).
 func BenchmarkHTTPRoutes10k(b *testing.B) {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := testbed.LiveHeap()
 	s := benchSource(b, 10000)
-	runtime.GC()
-	runtime.ReadMemStats(&after)
+	after := testbed.LiveHeap()
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -93,5 +90,5 @@ func BenchmarkHTTPRoutes10k(b *testing.B) {
 			b.Fatalf("%d endpoints, %d problems", len(res.Endpoints), len(res.Problems))
 		}
 	}
-	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "cache-MiB")
+	b.ReportMetric(float64(after-before)/(1<<20), "cache-MiB")
 }
