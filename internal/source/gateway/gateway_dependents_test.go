@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -59,34 +58,13 @@ func TestGatewayEventsNameTheRoutesThatReadThem(t *testing.T) {
 	}
 	named := make(chan string, 100)
 	s.AddObjectHandler(func(resource string) { named <- resource })
-	// expect waits until every wanted label was named; a "" (everything) fails.
+	// expect waits for exactly the wanted labels; their ObjectEndpoints must match Endpoints.
 	expect := func(what string, want ...string) {
 		t.Helper()
-		deadline := time.After(30 * time.Second)
-		var seen []string
-		for len(want) > 0 {
-			select {
-			case got := <-named:
-				if got == "" {
-					t.Fatalf("%s named every object", what)
-				}
-				seen = append(seen, got)
-				want = slices.DeleteFunc(want, func(w string) bool { return w == got })
-			case <-deadline:
-				t.Fatalf("%s: still waiting for %q (named %q)", what, want, seen)
-			}
-		}
-		sourcetest.ObjectEndpointsMatch(t, s, seen)
+		sourcetest.ObjectEndpointsMatch(t, s, sourcetest.ExpectNamed(t, named, what, want...))
 	}
 
-	g, err := c.clients.Gateway.GatewayV1().Gateways("a").Get(ctx, "gw", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Status.Addresses[0].Value = "192.0.2.99"
-	if _, err := c.clients.Gateway.GatewayV1().Gateways("a").UpdateStatus(ctx, g, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	c.setGatewayAddress(t, "a", "gw", "192.0.2.99")
 	expect("the Gateway's address change", "httproute/a/r1", "httproute/b/r2", "httproute/c/r3")
 
 	ns, err := c.clients.Kube.CoreV1().Namespaces().Get(ctx, "b", metav1.GetOptions{})

@@ -78,13 +78,6 @@ func TestGatewayRouteEventsNameTheirRoute(t *testing.T) {
 	if !slices.Equal(res.Objects, []string{"httproute/a/r1", "httproute/a/r2"}) {
 		t.Fatalf("the answer covers %v; want both routes", res.Objects)
 	}
-	g, err := c.clients.Gateway.GatewayV1().Gateways("a").Get(ctx, "gw", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Status.Addresses[0].Value = "192.0.2.99"
-	if _, err := c.clients.Gateway.GatewayV1().Gateways("a").UpdateStatus(ctx, g, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	c.setGatewayAddress(t, "a", "gw", "192.0.2.99")
 	expect("a Gateway's update", "httproute/a/r1")
 }

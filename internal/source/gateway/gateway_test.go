@@ -90,6 +90,21 @@ func describe(eps []*endpoint.Endpoint) []string {
 	return out
 }
 
+// setGatewayAddress replaces the first of a Gateway's status addresses, as its controller would.
+func (c *cluster) setGatewayAddress(t *testing.T, namespace, name, addr string) {
+	t.Helper()
+	ctx := context.Background()
+	gws := c.clients.Gateway.GatewayV1().Gateways(namespace)
+	g, err := gws.Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Status.Addresses[0].Value = addr
+	if _, err := gws.UpdateStatus(ctx, g, metav1.UpdateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func gw(ns, name string, addrs []string, ls ...gt.Listener) gt.Gateway {
 	return gt.Gateway{Namespace: ns, Name: name, Addresses: addrs, Listeners: ls}
 }
@@ -436,14 +451,7 @@ func TestGatewayEventsAndLookup(t *testing.T) {
 		}
 		return nil
 	})
-	g, err := c.clients.Gateway.GatewayV1().Gateways("a").Get(ctx, "gw", metav1.GetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Status.Addresses[0].Value = "192.0.2.99"
-	if _, err := c.clients.Gateway.GatewayV1().Gateways("a").UpdateStatus(ctx, g, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	c.setGatewayAddress(t, "a", "gw", "192.0.2.99")
 	testbed.Eventually(t, 10*time.Second, "address change seen", func() error {
 		res, err := src.Endpoints(ctx)
 		if err != nil {

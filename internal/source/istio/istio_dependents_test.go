@@ -74,31 +74,12 @@ func TestIstioEventsNameTheObjectsThatReadThem(t *testing.T) {
 	gwNamed, vsNamed := make(chan string, 100), make(chan string, 100)
 	gws.AddObjectHandler(func(r string) { gwNamed <- r })
 	vss.AddObjectHandler(func(r string) { vsNamed <- r })
-	expect := func(named chan string, what string, want ...string) {
-		t.Helper()
-		var got []string
-		deadline := time.After(30 * time.Second)
-		for len(got) < len(want) {
-			select {
-			case r := <-named:
-				if r == "" {
-					t.Fatalf("%s named everything", what)
-				}
-				got = append(got, r)
-			case <-deadline:
-				t.Fatalf("%s: named %q, want %q", what, got, want)
-			}
-		}
-		if got = sorted(got); !slices.Equal(got, want) {
-			t.Fatalf("%s: named %q, want %q", what, got, want)
-		}
-	}
 	svc := service("internal")
 	svc.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: "192.0.2.98"}}
 	if _, err := kube.CoreV1().Services("istio-system").UpdateStatus(ctx, svc, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	expect(gwNamed, "Service internal's new address (Gateway source)", "gateway/istio-system/internal")
+	sourcetest.ExpectNamed(t, gwNamed, "Service internal's new address (Gateway source)", "gateway/istio-system/internal")
 	res := dyn.Resource(GatewayResource).Namespace("team-b")
 	u, err := res.Get(ctx, "local", metav1.GetOptions{})
 	if err != nil {
@@ -109,6 +90,6 @@ func TestIstioEventsNameTheObjectsThatReadThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"virtualservice/team-a/foreign", "virtualservice/team-b/local", "virtualservice/team-c/gw-ns"}
-	expect(vsNamed, "Gateway team-b/local's target (VirtualService source)", want...)
+	sourcetest.ExpectNamed(t, vsNamed, "Gateway team-b/local's target (VirtualService source)", want...)
 	sourcetest.ObjectEndpointsMatch(t, vss, want)
 }
