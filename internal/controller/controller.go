@@ -209,13 +209,17 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		}
 		filter = filter.And(pf)
 	}
+	// Whether the memo still holds but for the sources is asked once: before listing the sources when
+	// their last listing may be reused, else after it.
 	listing := c.sourceListing()
+	var holds, asked bool
+	var err error
 	if listing.reusable(c.idle, c.now()) {
-		holds, err := c.idleRegistryHolds(ctx, filter)
-		if err != nil {
+		if holds, err = c.idleRegistryHolds(ctx, filter); err != nil {
 			report.Stage = "registry"
 			return Outcome{}, err
 		}
+		asked = true
 		if holds {
 			// No event since the memo's sources were listed, and the registry's cache is the one it
 			// was planned against: the sources are not listed again.
@@ -232,10 +236,16 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	}
 	report.Desired, report.Problems, report.ProblemList = len(res.Endpoints), len(res.Problems), res.Problems
 	c.reportProblems(res.Problems)
+	if !asked {
+		if holds, err = c.idleRegistryHolds(ctx, filter); err != nil {
+			report.Stage = "registry"
+			return Outcome{}, err
+		}
+	}
 
-	adjusted, hash, skip, stage, err := c.idleCheck(ctx, res, filter)
+	adjusted, hash, skip, err := c.idleCheck(ctx, res, holds)
 	if err != nil {
-		report.Stage = stage
+		report.Stage = "provider"
 		return Outcome{}, err
 	}
 	if skip {

@@ -93,34 +93,31 @@ func desiredHash(seed maphash.Seed, eps []*endpoint.Endpoint, unreadable []strin
 	return h.Sum64()
 }
 
-// idleCheck is the part of a reconcile before the registry is read. It returns the desired endpoints
-// adjusted by the provider and their hash when the memo is worth testing, and whether the plan would
-// be the same as the memo's (skip). The memo is only tested while no retry or settling delete is due
-// (those make the same inputs plan differently as time passes).
-//
-// When the registry's cache is due for a listing (a resync dropped it, or it aged), the listing is
-// made here, without copying the records: a registry that finds the provider holding what its cache
-// was built from keeps the cache and its generation, and the plan is still skipped. stage names
-// where err comes from.
-func (c *Controller) idleCheck(ctx context.Context, res source.Result, filter plan.DomainFilter) (adjusted []*endpoint.Endpoint, hash uint64, skip bool, stage string, err error) {
-	holds, err := c.idleRegistryHolds(ctx, filter)
-	if err != nil || !holds {
-		return nil, 0, false, "registry", err
+// idleCheck is the part of a reconcile before the registry is read, once idleRegistryHolds told
+// whether the memo still describes everything but the sources (holds). It returns the desired
+// endpoints adjusted by the provider and their hash when the memo is worth testing, and whether the
+// plan would be the same as the memo's (skip). err is the provider's.
+func (c *Controller) idleCheck(ctx context.Context, res source.Result, holds bool) (adjusted []*endpoint.Endpoint, hash uint64, skip bool, err error) {
+	if !holds {
+		return nil, 0, false, nil
 	}
 	adjusted = res.Endpoints
 	if adj, ok := c.registry.(provider.EndpointAdjuster); ok {
 		if adjusted, err = adj.AdjustEndpoints(ctx, adjusted); err != nil {
-			return nil, 0, false, "provider", fmt.Errorf("adjusting endpoints: %w", err)
+			return nil, 0, false, fmt.Errorf("adjusting endpoints: %w", err)
 		}
 	}
 	hash = desiredHash(c.hashSeed, adjusted, res.Unreadable)
-	return adjusted, hash, hash == c.idle.desired, "", nil
+	return adjusted, hash, hash == c.idle.desired, nil
 }
 
 // idleRegistryHolds reports whether the memo still describes everything but the sources: no retry or
 // settling delete is due (those make the same inputs plan differently as time passes), the domain
-// filter is the memo's, and the registry's cache is the version the memo was planned against. A
-// cache due for a listing is listed here, without copying the records.
+// filter is the memo's, and the registry's cache is the version the memo was planned against.
+//
+// When the registry's cache is due for a listing (a resync dropped it, or it aged), the listing is
+// made here, without copying the records: a registry that finds the provider holding what its cache
+// was built from keeps the cache and its generation, and the plan is still skipped.
 func (c *Controller) idleRegistryHolds(ctx context.Context, filter plan.DomainFilter) (bool, error) {
 	gr, ok := c.registry.(generationReader)
 	if !ok || !c.idle.valid || len(c.retries.entries) > 0 || !c.guardRecheck.IsZero() || !reflect.DeepEqual(filter, c.idle.filter) {

@@ -42,11 +42,10 @@ func (r *Registry) tieVersion(s *state, before, after uint64, knownBefore, known
 // tiedBeforeWrite reports whether s is tied to the provider's listing version now, before a write,
 // and the provider lists exactly what it writes (provider.ExactWriter). Callers hold opMu.
 func (r *Registry) tiedBeforeWrite(s *state) bool {
-	w, ok := r.provider.(provider.ExactWriter)
-	if !ok || !w.ListsExactlyWhatItWrote() {
+	if w, ok := r.provider.(provider.ExactWriter); !ok || !w.ListsExactlyWhatItWrote() {
 		return false
 	}
-	version, known := w.ListingVersion()
+	version, known := r.listingVersion()
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.keepsListing(s, version, known)
@@ -60,21 +59,24 @@ func (r *Registry) retieAfterWrite(s *state, tiedBefore bool, sent []*sentChange
 	if !tiedBefore {
 		return
 	}
-	for _, c := range sent {
-		if n, err := endpoint.NormalizeDNSName(c.ep.DNSName); c.rejected == nil && (err != nil || n != c.ep.DNSName) {
-			r.mu.Lock()
-			r.versioned = versionedListing{}
-			r.mu.Unlock()
-			return
-		}
-	}
 	version, known := r.listingVersion()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !known || r.state != s {
+	if !known || r.state != s || !acceptedNamesNormalised(sent) {
 		r.versioned = versionedListing{}
 		return
 	}
 	s.listedMutations = s.mutations // the listing it stands for now includes the write
 	r.versioned = versionedListing{state: s, version: version}
+}
+
+// acceptedNamesNormalised reports whether every accepted change names its record as the provider
+// stores it (normalised).
+func acceptedNamesNormalised(sent []*sentChange) bool {
+	for _, c := range sent {
+		if n, err := endpoint.NormalizeDNSName(c.ep.DNSName); c.rejected == nil && (err != nil || n != c.ep.DNSName) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package istio
 
 import (
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -80,20 +81,11 @@ func (s *Source) virtualServicesBoundTo(keys []string) []string {
 				}
 				name = parts[1]
 			}
-			if containsKey(keys, ns+"/"+name) {
+			if slices.Contains(keys, ns+"/"+name) {
 				out = append(out, "virtualservice/"+u.GetNamespace()+"/"+u.GetName())
 				break
 			}
 		}
 	}
 	return out
-}
-
-func containsKey(keys []string, k string) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
