@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic/dynamicinformer"
 	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
@@ -81,19 +82,41 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 	kube := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0, kubeinformers.WithTransform(source.TrimObject))
 	svcInf := kube.Core().V1().Services().Informer()
 	ingInf := kube.Networking().V1().Ingresses().Informer()
-	s.st.services, s.st.ingresses = svcInf.GetIndexer(), ingInf.GetIndexer()
-	watched := map[string]cache.SharedIndexInformer{"services": svcInf, "ingresses.networking.k8s.io": ingInf}
-	if err := source.StartAndSync(ctx, watched, &s.handlers, kube.Start); err != nil {
+	dyn := dynamicinformer.NewDynamicSharedInformerFactory(env.Dynamic, 0)
+	proxyInf := dyn.ForResource(ProxyResource).Informer()
+	vsInf := dyn.ForResource(VirtualServiceResource).Informer()
+	gwInf := dyn.ForResource(GatewayResource).Informer()
+	for _, inf := range []cache.SharedIndexInformer{proxyInf, vsInf, gwInf} {
+		if err := inf.SetTransform(source.TrimObject); err != nil {
+			return nil, err
+		}
+	}
+	proxyIndexers, gwIndexers := s.indexers()
+	if err := proxyInf.AddIndexers(proxyIndexers); err != nil {
 		return nil, err
 	}
-	// A Proxy's events name it; a VirtualService's, Gateway's, Service's or Ingress's can concern any
-	// Proxy and plan everything.
-	s.handlers.NameObjects(source.Resource{Group: ProxyResource.Group, Resource: ProxyResource.Resource}.String(), label)
-	idx, err := source.WatchDynamic(ctx, env.Dynamic, "", &s.handlers, ProxyResource, VirtualServiceResource, GatewayResource)
-	if err != nil {
+	if err := gwInf.AddIndexers(gwIndexers); err != nil {
 		return nil, err
 	}
-	s.st.proxies, s.st.vservices, s.st.gateways = idx[0], idx[1], idx[2]
+	s.st = stores{proxies: proxyInf.GetIndexer(), vservices: vsInf.GetIndexer(), gateways: gwInf.GetIndexer(),
+		services: svcInf.GetIndexer(), ingresses: ingInf.GetIndexer()}
+	crd := func(gvr schema.GroupVersionResource) string {
+		return source.Resource{Group: gvr.Group, Resource: gvr.Resource}.String()
+	}
+	watched := map[string]cache.SharedIndexInformer{
+		crd(ProxyResource): proxyInf, crd(VirtualServiceResource): vsInf, crd(GatewayResource): gwInf,
+		"services": svcInf, "ingresses.networking.k8s.io": ingInf,
+	}
+	// A Proxy's events name it; a VirtualService's, Gateway's, Ingress's or Service's name the Proxies
+	// that read it (events.go). Every store is set before an informer starts: the handlers read them.
+	s.handlers.NameObjects(crd(ProxyResource), label)
+	s.handlers.DependentsOf(crd(VirtualServiceResource), s.virtualServiceDependents)
+	s.handlers.DependentsOf(crd(GatewayResource), s.gatewayDependents)
+	s.handlers.DependentsOf("ingresses.networking.k8s.io", s.ingressDependents)
+	s.handlers.DependentsOf("services", s.serviceDependents)
+	if err := source.StartAndSync(ctx, watched, &s.handlers, kube.Start, dyn.Start); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -134,7 +157,8 @@ func (s *Source) Endpoints(ctx context.Context) (source.Result, error) {
 }
 
 // ObjectKinds implements source.ObjectSource: a Proxy's endpoints depend on it, on the Proxies they
-// are merged with (ObjectEndpoints makes those too), and on objects whose events plan everything.
+// are merged with (ObjectEndpoints makes those too), and on the objects it reads, whose events name
+// it (events.go).
 func (s *Source) ObjectKinds() []string {
 	if s.static {
 		return nil
@@ -305,17 +329,13 @@ func (s *Source) serviceTargets(o *source.Object, namespace, name string) (sourc
 const keyIngress = "ingress"
 
 func (s *Source) ingress(gatewayNamespace, ref string) (*networkingv1.Ingress, error) {
-	ns, name := gatewayNamespace, ref
-	switch parts := strings.Split(ref, "/"); len(parts) {
-	case 1:
-	case 2:
-		ns, name = parts[0], parts[1]
-	default:
+	ns, name, ok := ingressKey(gatewayNamespace, ref)
+	if !ok {
 		return nil, fmt.Errorf("not namespace/name or name")
 	}
 	obj, found, _ := s.st.ingresses.GetByKey(ns + "/" + name)
-	ing, ok := obj.(*networkingv1.Ingress)
-	if !found || !ok {
+	ing, isIngress := obj.(*networkingv1.Ingress)
+	if !found || !isIngress {
 		return nil, fmt.Errorf("Ingress %s/%s not found", ns, name)
 	}
 	return ing, nil
