@@ -46,36 +46,25 @@ func (r *Registry) foldShared(s *state) []*endpoint.Endpoint {
 // (s.unsorted) by the next fold, so that a lookup of a few names (RecordsNamed) never sorts the zone.
 func (r *Registry) refold(s *state) {
 	switch {
-	case s.folded == nil:
-		s.folded = make(map[endpoint.Key]*endpoint.Endpoint, s.records())
-		for k, en := range s.entries {
+	case !s.memoBuilt:
+		for _, en := range s.entries {
 			if en.own == nil {
-				s.folded[k] = r.foldEntry(s, k, en)
+				en.folded = r.foldEntry(s, en)
 			}
 		}
-		s.unsorted = true
+		s.memoBuilt, s.unsorted = true, true
 	case len(s.dirty) > 0:
 		keysChanged := false
-		for k := range s.removed { // gone, or an ownership TXT now
-			if en := s.entries[k]; en == nil || en.own != nil {
-				if _, had := s.folded[k]; had {
-					delete(s.folded, k)
-					keysChanged = true
-				}
+		for k, inMemo := range s.removed { // gone, or an ownership TXT now
+			if en := s.entries[k]; inMemo && (en == nil || en.own != nil) {
+				keysChanged = true
 			}
 		}
 		for name := range s.dirty {
 			for _, k := range s.byName[name] {
-				en := s.entries[k]
-				if en.own != nil { // an ownership TXT is not a record (it may have become one)
-					if _, had := s.folded[k]; had {
-						delete(s.folded, k)
-						keysChanged = true
-					}
-					continue
-				}
-				e := r.foldEntry(s, k, en)
-				s.folded[k] = e
+				en := s.entries[k] // a record: byName holds no ownership TXT (see put)
+				e := r.foldEntry(s, en)
+				en.folded = e
 				if i, ok := s.position(e); ok && !s.unsorted {
 					s.sorted[i] = e // positions hold until a key is added or removed
 				} else {
@@ -106,9 +95,9 @@ func (r *Registry) refold(s *state) {
 // shared (see internOwner); a new TXT value decodes into a new one. Such a record is all the entry
 // keeps, too: the listed record it was folded from differs from it only in what asListed takes off
 // again, and keeping both cost another 176 bytes per record.
-func (r *Registry) foldEntry(s *state, k endpoint.Key, en *entry) *endpoint.Endpoint {
+func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
 	src := en.ep
-	if prev, ok := s.folded[k]; ok && prev == src {
+	if en.folded == src {
 		src = asListed(src)
 		en.ep = src
 	}
@@ -179,17 +168,19 @@ func onlyOwnershipLabels(labels endpoint.Labels) bool {
 // (position), not kept in a map of its own: that map cost 100 bytes per record.
 func (s *state) resort() {
 	s.sorted = s.sorted[:0]
-	for _, e := range s.folded {
-		s.sorted = append(s.sorted, e)
+	for _, en := range s.entries {
+		if en.folded != nil {
+			s.sorted = append(s.sorted, en.folded)
+		}
 	}
 	slices.SortFunc(s.sorted, recordsOrder)
 	slab, targets := newSlabs(s.sorted)
 	for i, old := range s.sorted {
 		var e *endpoint.Endpoint
 		e, targets = compactInto(&slab[i], old, targets)
-		k := keyOf(e)
-		s.sorted[i], s.folded[k] = e, e
-		if en := s.entries[k]; en != nil && en.ep == old {
+		en := s.entries[keyOf(e)]
+		s.sorted[i], en.folded = e, e
+		if en.ep == old {
 			en.ep = e // the entry keeps the memo's record (foldEntry)
 		}
 	}

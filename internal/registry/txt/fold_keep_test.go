@@ -56,7 +56,7 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 	r.mu.RLock()
 	for _, name := range []string{"legacy.example.com", "web.example.com"} {
 		k := cacheKey(name, endpoint.RecordTypeA, "")
-		if r.state.entries[k].ep != r.state.folded[k] {
+		if en := r.state.entries[k]; en.ep != en.folded {
 			t.Errorf("%s: the entry keeps the listed record beside the memo's", name)
 		}
 	}

@@ -347,7 +347,7 @@ func (r *Registry) RecordsNamed(names []string) (eps []*endpoint.Endpoint, seria
 	r.refold(s)
 	for _, name := range names {
 		for _, k := range s.byName[name] {
-			if e, ok := s.folded[k]; ok {
+			if e := s.entries[k].folded; e != nil {
 				eps = append(eps, e.DeepCopy())
 			}
 		}

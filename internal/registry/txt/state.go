@@ -13,6 +13,10 @@ import (
 type entry struct {
 	ep  *endpoint.Endpoint // private copy; never handed out
 	own *ownership         // nil unless this is an external-dns ownership TXT
+	// folded is the fold memo's record for this entry: what fold made of it (nil until the first fold,
+	// and always for an ownership TXT). It lives here rather than in a map of its own beside entries,
+	// which cost about 100 bytes per record (issue 15).
+	folded *endpoint.Endpoint
 }
 
 // state is the cached provider listing. Keys are lower-cased so lookups by computed TXT names ignore
@@ -29,14 +33,15 @@ type state struct {
 	// about 120 bytes per owned record.
 	byName map[string][]endpoint.Key
 
-	// The fold memo: what fold made of each record entry (nil until the first fold), the same
-	// endpoints in Records order, and the names whose entries or ownership changed since (they are
-	// folded again on the next call). An event then costs a fold of the names it touched, not of the
-	// zone.
-	folded  map[endpoint.Key]*endpoint.Endpoint
-	sorted  []*endpoint.Endpoint
-	dirty   map[string]bool
-	removed map[endpoint.Key]bool // keys removed since the last fold (an update may put them back)
+	// The fold memo: whether it was built (each record entry's folded), its endpoints in Records order,
+	// and the names whose entries or ownership changed since (they are folded again on the next call).
+	// An event then costs a fold of the names it touched, not of the zone.
+	memoBuilt bool
+	sorted    []*endpoint.Endpoint
+	dirty     map[string]bool
+	// removed holds the keys removed, or turned into ownership TXTs, since the last fold (an update may
+	// put them back), and whether the memo held a record at each.
+	removed map[endpoint.Key]bool
 	// unsorted: keys were added to or removed from folded since sorted was built.
 	unsorted bool
 	// nonASCII counts the entries whose name is not ASCII: the plan compares such names in punycode,
@@ -101,9 +106,14 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 	switch {
 	case en.own == nil:
 		s.index(k)
+		if old != nil {
+			// The memo's record stays where it was until the name is folded again: the fold then
+			// replaces it in place, or drops it (removed) if the record leaves before that.
+			en.folded = old.folded
+		}
 	case old != nil && old.own == nil: // a record became an ownership TXT: it leaves the memo
 		s.unindex(k)
-		s.removed[k] = true
+		s.markRemoved(k, old)
 	}
 	s.dirty[k.DNSName] = true
 	s.mutations++
@@ -111,14 +121,21 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 
 func (s *state) remove(e *endpoint.Endpoint) {
 	k := keyOf(e)
-	if _, had := s.entries[k]; had && !endpoint.IsASCII(k.DNSName) {
+	old, had := s.entries[k]
+	if had && !endpoint.IsASCII(k.DNSName) {
 		s.nonASCII--
 	}
 	delete(s.entries, k)
 	s.unindex(k)
 	s.dirty[k.DNSName] = true
-	s.removed[k] = true
+	s.markRemoved(k, old)
 	s.mutations++
+}
+
+// markRemoved notes that the entry old (nil if there was none) left k, and whether the memo held a
+// record for it, since the last fold.
+func (s *state) markRemoved(k endpoint.Key, old *entry) {
+	s.removed[k] = s.removed[k] || old != nil && old.folded != nil
 }
 
 // index adds a record's key to byName.
