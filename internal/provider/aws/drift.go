@@ -21,8 +21,9 @@ var (
 )
 
 // CheckZones implements provider.ZoneProber. When the cache is at least relist old (relist 0: the
-// period at which a full listing uses 1 % of the account's rate, pacing.RelistPeriod), it is dropped
-// whole, as Invalidate does. Otherwise each cached zone is probed (probeAccount: one GetHostedZone,
+// period at which a full listing uses 1 % of the account's rate, pacing.RelistPeriod), every zone is
+// listed again here and compared with the cache (relistAll): only the zones whose contents differ are
+// replaced and named, so a relisting that finds what was cached keeps the listing version. Otherwise each cached zone is probed (probeAccount: one GetHostedZone,
 // or one ListHostedZones page for up to 100 zones of an account): a zone whose
 // ResourceRecordSetCount differs from the cached number of record sets was changed behind our back (a
 // set added or deleted) and is dropped, to be listed by the next Records. An in-place edit keeps the
@@ -42,12 +43,7 @@ func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]stri
 		relist = pacing.RelistPeriod(pages, p.limiter.Max())
 	}
 	if p.now().Sub(listedAt) >= relist {
-		p.Invalidate()
-		names := make([]string, len(zs))
-		for i, z := range zs {
-			names[i] = z.name
-		}
-		return names, nil
+		return p.relistAll(ctx, zs, zonesAt)
 	}
 	staleSet := map[string]bool{}
 	var gone []string

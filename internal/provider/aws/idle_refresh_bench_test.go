@@ -9,6 +9,7 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 )
@@ -127,4 +128,50 @@ func BenchmarkIdleResync20000Ingresses(b *testing.B) {
 		}
 	}
 	b.ReportMetric((cpu()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+}
+
+// BenchmarkIdleRelistUnchanged is the paced full relisting of an idle zone (issue 15): the TXT
+// registry's CheckZones with the relisting due (relist 1 ns), then its Refresh, over a zone of 2n+2
+// record sets that nothing changed. registry-lists/op counts the provider's Records calls the
+// registry makes per relisting (each a conversion and a hash of the whole cache). Run:
+//
+//	go test -run '^$' -bench 'IdleRelistUnchanged' -benchmem -benchtime 20x ./internal/provider/aws/
+func BenchmarkIdleRelistUnchanged(b *testing.B) {
+	for _, hosts := range []int{1000, 20000} {
+		b.Run(fmt.Sprintf("sets=%d", 2*hosts+2), func(b *testing.B) {
+			staticCredentials(b)
+			srv, url := emulator(b, route53emu.Options{})
+			seed(b, srv, ownedZone(budgetZone, hosts))
+			p := newProvider(b, url, Config{})
+			c := &listCounter{Wrapped: provider.Wrapped{Provider: p}}
+			reg, err := txt.New(c, txt.Config{OwnerID: "bench", CacheInterval: time.Nanosecond})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			if eps, err := reg.Records(ctx); err != nil || len(eps) != hosts {
+				b.Fatalf("Records = %d records, %v", len(eps), err)
+			}
+			if err := reg.Refresh(ctx); err != nil { // the first resync after a listing
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			lists := c.count()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := reg.CheckZones(ctx, time.Nanosecond); err != nil {
+					b.Fatal(err)
+				}
+				if err := reg.Refresh(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			// The resync after the last one, which confirms its listing when the version moved.
+			if err := reg.Refresh(ctx); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(c.count()-lists)/float64(b.N), "registry-lists/op")
+		})
+	}
 }

@@ -6,8 +6,10 @@ package aws
 // failed its listing. A zone CheckZones dropped, a zone that appeared, an unreadable zone and an
 // invalidated cache make it unknown until the next Records has listed them; the version changes with
 // every change to the zone list or the contents (ApplyChanges' patch, a listing, a zone dropped,
-// appeared or gone). A relisting that finds what was cached still changes it: the old contents are
-// gone by then, and unknown or new is always safe.
+// appeared or gone). CheckZones' paced relisting compares each zone's listing with the cached contents
+// before replacing them (relistAll): a zone that holds what was cached keeps its contents and the
+// version, one that differs in any set moves it. A listing after Invalidate or a dropped zone still
+// moves it: the old contents are gone by then, and unknown or new is always safe.
 func (p *Provider) ListingVersion() (version uint64, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
