@@ -91,6 +91,10 @@ func NewCRDSource(ctx context.Context, env Env, kinds []CRDKind) (*CRDSource, er
 // Kernel returns the kernel the source generates with.
 func (s *CRDSource) Kernel() *Kernel { return s.k }
 
+// Cached returns the cached objects of kinds[kind], for a source built on this one whose other
+// informers' events must find the objects that read theirs (Ambassador Hosts and their Services).
+func (s *CRDSource) Cached(kind int) []any { return s.indexes[kind].List() }
+
 // AddEventHandler registers fn for every change of a watched object.
 func (s *CRDSource) AddEventHandler(fn func()) { s.handlers.Add(fn) }
 

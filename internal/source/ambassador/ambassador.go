@@ -68,11 +68,11 @@ func (s *Source) AddEventHandler(fn func()) {
 	s.services.handlers.Add(fn)
 }
 
-// AddObjectHandler registers fn for every change of a Host (naming it) or a Service (naming none: a
-// Host's targets are the Service's addresses).
+// AddObjectHandler registers fn for every change of a Host (naming it) or a Service in --namespace
+// (naming the Hosts whose Service annotation names it: events.go).
 func (s *Source) AddObjectHandler(fn func(resource string)) {
 	s.CRDSource.AddObjectHandler(fn)
-	s.services.handlers.Add(func() { fn("") })
+	s.services.handlers.AddObject(fn)
 }
 
 // newSource starts the Service informer in --namespace, then the Host informer, and waits for both.
@@ -85,6 +85,8 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 		kubeinformers.WithNamespace(env.Config.Namespace), kubeinformers.WithTransform(source.TrimObject))
 	inf := kube.Core().V1().Services().Informer()
 	f.index = inf.GetIndexer()
+	readers := &serviceReaders{}
+	f.handlers.DependentsOf("services", readers.dependents)
 	if err := source.StartAndSync(ctx, map[string]cache.SharedIndexInformer{"services": inf}, &f.handlers, kube.Start); err != nil {
 		return nil, err
 	}
@@ -92,6 +94,7 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 	if err != nil {
 		return nil, err
 	}
+	readers.hosts.Store(crd)
 	return &Source{CRDSource: crd, services: f}, nil
 }
 
