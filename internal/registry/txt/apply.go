@@ -135,7 +135,7 @@ func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
 	if b.txtSeen[k] {
 		return nil
 	}
-	prev := b.s.entries[k]
+	prev := b.s.entry(k)
 	if prev != nil && (prev.own == nil || !b.ours(prev.own) ||
 		b.r.codec.sameAs(rec.Labels, prev.own) && endpoint.SameProviderSpecific(prev.ep.ProviderSpecific, rec.ProviderSpecific)) {
 		return nil
@@ -162,7 +162,7 @@ func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
 // legacy TXT may still vouch for other record types at the same name.
 func (b *batch) deleteTXT(rec *endpoint.Endpoint, o int) {
 	k := b.txtKey(rec)
-	prev := b.s.entries[k]
+	prev := b.s.entry(k)
 	if b.txtSeen[k] || prev == nil || prev.own == nil || !b.ours(prev.own) {
 		return
 	}
@@ -196,7 +196,7 @@ func (b *batch) ownedByUs(e *endpoint.Endpoint) bool {
 	if !b.r.ourOwner(e.Owner()) {
 		return false
 	}
-	cached := b.s.entries[keyOf(e)]
+	cached := b.s.entry(keyOf(e))
 	switch {
 	case cached == nil:
 		return true

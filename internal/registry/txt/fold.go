@@ -47,7 +47,7 @@ func (r *Registry) foldShared(s *state) []*endpoint.Endpoint {
 func (r *Registry) refold(s *state) {
 	switch {
 	case !s.memoBuilt:
-		for _, en := range s.entries {
+		for en := range s.all() {
 			if en.own == nil {
 				en.folded = r.foldEntry(s, en)
 			}
@@ -56,13 +56,15 @@ func (r *Registry) refold(s *state) {
 	case len(s.dirty) > 0:
 		keysChanged := false
 		for k, inMemo := range s.removed { // gone, or an ownership TXT now
-			if en := s.entries[k]; inMemo && (en == nil || en.own != nil) {
+			if en := s.entry(k); inMemo && (en == nil || en.own != nil) {
 				keysChanged = true
 			}
 		}
 		for name := range s.dirty {
-			for _, k := range s.byName[name] {
-				en := s.entries[k] // a record: byName holds no ownership TXT (see put)
+			for en := s.entries[name]; en != nil; en = en.next {
+				if en.own != nil { // an ownership TXT is not a record
+					continue
+				}
 				e := r.foldEntry(s, en)
 				en.folded = e
 				if i, ok := s.position(e); ok && !s.unsorted {
@@ -168,7 +170,7 @@ func onlyOwnershipLabels(labels endpoint.Labels) bool {
 // (position), not kept in a map of its own: that map cost 100 bytes per record.
 func (s *state) resort() {
 	s.sorted = s.sorted[:0]
-	for _, en := range s.entries {
+	for en := range s.all() {
 		if en.folded != nil {
 			s.sorted = append(s.sorted, en.folded)
 		}
@@ -178,7 +180,7 @@ func (s *state) resort() {
 	for i, old := range s.sorted {
 		var e *endpoint.Endpoint
 		e, targets = compactInto(&slab[i], old, targets)
-		en := s.entries[keyOf(e)]
+		en := s.entry(keyOf(e))
 		s.sorted[i], en.folded = e, e
 		if en.ep == old {
 			en.ep = e // the entry keeps the memo's record (foldEntry)
@@ -198,17 +200,6 @@ func recordsOrder(a, b *endpoint.Endpoint) int {
 // Valid while !s.unsorted.
 func (s *state) position(e *endpoint.Endpoint) (int, bool) {
 	return slices.BinarySearchFunc(s.sorted, e, recordsOrder)
-}
-
-// records counts the entries that are records, not ownership TXTs: the size of the fold memo.
-func (s *state) records() int {
-	n := 0
-	for _, en := range s.entries {
-		if en.own == nil {
-			n++
-		}
-	}
-	return n
 }
 
 // newSlabs allocates room for copies of eps and of their targets, in one piece each.

@@ -56,7 +56,7 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 	r.mu.RLock()
 	for _, name := range []string{"legacy.example.com", "web.example.com"} {
 		k := cacheKey(name, endpoint.RecordTypeA, "")
-		if en := r.state.entries[k]; en.ep != en.folded {
+		if en := r.state.entry(k); en.ep != en.folded {
 			t.Errorf("%s: the entry keeps the listed record beside the memo's", name)
 		}
 	}
@@ -93,15 +93,13 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 			ep: endpoint.New("web.example.com", endpoint.RecordTypeA, "192.0.2.9")})
 	write("labelled record's TXT deleted",
 		&sentChange{action: provider.ActionDelete, ep: txtRecord("a-lab.example.com", own("ingress/default/lab"))})
-	// A TXT record rewritten into an ownership value leaves the records (and the index by name), and
+	// A TXT record rewritten into an ownership value leaves the records (and a lookup by name), and
 	// comes back when rewritten again.
 	write("TXT record turned into an ownership value",
 		&sentChange{action: provider.ActionUpdate, old: txtRecord("note.example.com", `"hello"`), ep: txtRecord("note.example.com", own("ingress/default/note"))})
-	r.mu.RLock()
-	if keys := r.state.byName["note.example.com"]; len(keys) != 0 {
-		t.Errorf("the index by name still holds %v, an ownership TXT", keys)
+	if eps, _, _, ok := r.RecordsNamed([]string{"note.example.com"}); !ok || len(eps) != 0 {
+		t.Errorf("a lookup by name finds %v (ok %v), an ownership TXT", eps, ok)
 	}
-	r.mu.RUnlock()
 	write("ownership value turned back into a TXT record",
 		&sentChange{action: provider.ActionUpdate, old: txtRecord("note.example.com", own("ingress/default/note")), ep: txtRecord("note.example.com", `"hello again"`)})
 	// The same, with the new value put straight over the entry (no remove first, as a patch does).

@@ -46,7 +46,7 @@ func TestCacheKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	for _, en := range r.state.entries {
+	for en := range r.state.all() {
 		if en.own == nil {
 			continue
 		}

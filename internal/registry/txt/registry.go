@@ -346,9 +346,9 @@ func (r *Registry) RecordsNamed(names []string) (eps []*endpoint.Endpoint, seria
 	}
 	r.refold(s)
 	for _, name := range names {
-		for _, k := range s.byName[name] {
-			if e := s.entries[k].folded; e != nil {
-				eps = append(eps, e.DeepCopy())
+		for en := s.entries[name]; en != nil; en = en.next {
+			if en.folded != nil { // a record (an ownership TXT has none)
+				eps = append(eps, en.folded.DeepCopy())
 			}
 		}
 	}

@@ -1,7 +1,7 @@
 package txt
 
 import (
-	"slices"
+	"iter"
 	"strings"
 	"time"
 
@@ -17,21 +17,22 @@ type entry struct {
 	// and always for an ownership TXT). It lives here rather than in a map of its own beside entries,
 	// which cost about 100 bytes per record (issue 15).
 	folded *endpoint.Endpoint
+	// next is the next record set at the same name (see state.entries).
+	next *entry
 }
 
-// state is the cached provider listing. Keys are lower-cased so lookups by computed TXT names ignore
-// the case a provider happens to return.
+// state is the cached provider listing.
 type state struct {
-	entries  map[endpoint.Key]*entry
+	// entries holds the record sets by name, lower-cased and without the trailing dot so that lookups
+	// by computed TXT names ignore the case a provider happens to return; the sets at one name (a
+	// record and its legacy TXT, say, or several set identifiers) are chained through entry.next.
+	// Keyed by name, the map is also the index a name is folded again by: a map by key beside an index
+	// by name cost about 230 bytes more per owned record (issue 15).
+	entries  map[string]*entry
 	loadedAt time.Time
 	// partial names the zones the provider could not list (nil when it listed all); their records are
 	// missing from entries.
 	partial error
-	// byName indexes the keys of the record entries (not the ownership TXTs, which are never folded)
-	// by (lower-cased) name, so that one name can be folded again. A name holds one or a few record
-	// sets: a slice costs 48 bytes where a map cost over 400; leaving the ownership TXTs out saves
-	// about 120 bytes per owned record.
-	byName map[string][]endpoint.Key
 
 	// The fold memo: whether it was built (each record entry's folded), its endpoints in Records order,
 	// and the names whose entries or ownership changed since (they are folded again on the next call).
@@ -42,7 +43,7 @@ type state struct {
 	// removed holds the keys removed, or turned into ownership TXTs, since the last fold (an update may
 	// put them back), and whether the memo held a record at each.
 	removed map[endpoint.Key]bool
-	// unsorted: keys were added to or removed from folded since sorted was built.
+	// unsorted: records were added to or removed from the memo since sorted was built.
 	unsorted bool
 	// nonASCII counts the entries whose name is not ASCII: the plan compares such names in punycode,
 	// so a lookup by name (RecordsNamed) cannot be trusted to find them.
@@ -72,63 +73,97 @@ func keyOf(e *endpoint.Endpoint) endpoint.Key {
 
 // newState builds the cache from a listing; the endpoints become the cache's own.
 func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
-	s := &state{entries: make(map[endpoint.Key]*entry, len(records)), loadedAt: now, dirty: map[string]bool{},
+	s := &state{entries: make(map[string]*entry, len(records)), loadedAt: now, dirty: map[string]bool{},
 		removed: map[endpoint.Key]bool{}}
 	for _, e := range records {
-		k := keyOf(e)
-		if _, replaced := s.entries[k]; !replaced && !endpoint.IsASCII(k.DNSName) {
-			s.nonASCII++
-		}
-		s.entries[k] = &entry{ep: e, own: c.decodeRecord(e)}
-		s.dirty[k.DNSName] = true
-		s.mutations++
-	}
-	// The index holds the records only (see byName), and is sized for them: a map made for every
-	// entry would keep room for the ownership TXTs' names as well.
-	s.byName = make(map[string][]endpoint.Key, s.records())
-	for _, e := range records {
-		if k := keyOf(e); s.entries[k].ep == e && s.entries[k].own == nil {
-			s.index(k)
-		}
+		s.put(e, c)
 	}
 	return s
 }
 
-// put stores a record set, replacing any with the same key.
+// entry returns the record set stored under k, or nil.
+func (s *state) entry(k endpoint.Key) *entry {
+	for en := s.entries[k.DNSName]; en != nil; en = en.next {
+		if en.ep.RecordType == k.RecordType && en.ep.SetIdentifier == k.SetIdentifier {
+			return en
+		}
+	}
+	return nil
+}
+
+// all yields every entry.
+func (s *state) all() iter.Seq[*entry] {
+	return func(yield func(*entry) bool) {
+		for _, first := range s.entries {
+			for en := first; en != nil; en = en.next {
+				if !yield(en) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// put stores a record set, replacing any with the same key (in place: the sets at a name keep their
+// order).
 func (s *state) put(e *endpoint.Endpoint, c codec) {
 	k := keyOf(e)
-	old := s.entries[k]
-	if old == nil && !endpoint.IsASCII(k.DNSName) {
-		s.nonASCII++
-	}
-	en := &entry{ep: e, own: c.decodeRecord(e)}
-	s.entries[k] = en
-	switch {
-	case en.own == nil:
-		s.index(k)
-		if old != nil {
-			// The memo's record stays where it was until the name is folded again: the fold then
-			// replaces it in place, or drops it (removed) if the record leaves before that.
-			en.folded = old.folded
+	own := c.decodeRecord(e)
+	switch en := s.entry(k); {
+	case en == nil:
+		if !endpoint.IsASCII(k.DNSName) {
+			s.nonASCII++
 		}
-	case old != nil && old.own == nil: // a record became an ownership TXT: it leaves the memo
-		s.unindex(k)
-		s.markRemoved(k, old)
+		s.append(k.DNSName, &entry{ep: e, own: own})
+	case own != nil && en.own == nil: // a record became an ownership TXT: it leaves the memo
+		s.markRemoved(k, en)
+		en.ep, en.own, en.folded = e, own, nil
+	default:
+		// A record replacing a record keeps the memo's record where it was until the name is
+		// folded again: the fold then replaces it in place, or drops it (removed) if the record
+		// leaves before that.
+		en.ep, en.own = e, own
 	}
 	s.dirty[k.DNSName] = true
 	s.mutations++
 }
 
+// append adds en after the record sets already at name.
+func (s *state) append(name string, en *entry) {
+	last := s.entries[name]
+	if last == nil {
+		s.entries[name] = en
+		return
+	}
+	for last.next != nil {
+		last = last.next
+	}
+	last.next = en
+}
+
 func (s *state) remove(e *endpoint.Endpoint) {
 	k := keyOf(e)
-	old, had := s.entries[k]
-	if had && !endpoint.IsASCII(k.DNSName) {
-		s.nonASCII--
+	var prev, en *entry
+	for en = s.entries[k.DNSName]; en != nil; prev, en = en, en.next {
+		if en.ep.RecordType == k.RecordType && en.ep.SetIdentifier == k.SetIdentifier {
+			break
+		}
 	}
-	delete(s.entries, k)
-	s.unindex(k)
+	if en != nil {
+		if !endpoint.IsASCII(k.DNSName) {
+			s.nonASCII--
+		}
+		switch {
+		case prev != nil:
+			prev.next = en.next
+		case en.next != nil:
+			s.entries[k.DNSName] = en.next
+		default:
+			delete(s.entries, k.DNSName)
+		}
+	}
 	s.dirty[k.DNSName] = true
-	s.markRemoved(k, old)
+	s.markRemoved(k, en)
 	s.mutations++
 }
 
@@ -136,22 +171,6 @@ func (s *state) remove(e *endpoint.Endpoint) {
 // record for it, since the last fold.
 func (s *state) markRemoved(k endpoint.Key, old *entry) {
 	s.removed[k] = s.removed[k] || old != nil && old.folded != nil
-}
-
-// index adds a record's key to byName.
-func (s *state) index(k endpoint.Key) {
-	if keys := s.byName[k.DNSName]; !slices.Contains(keys, k) {
-		s.byName[k.DNSName] = append(keys, k)
-	}
-}
-
-// unindex takes a key out of byName, if it is there.
-func (s *state) unindex(k endpoint.Key) {
-	if keys := slices.DeleteFunc(s.byName[k.DNSName], func(x endpoint.Key) bool { return x == k }); len(keys) > 0 {
-		s.byName[k.DNSName] = keys
-	} else {
-		delete(s.byName, k.DNSName)
-	}
 }
 
 // touch marks a name to be folded again (its ownership TXT changed).
@@ -162,7 +181,7 @@ func (s *state) touch(name string) {
 
 // ownershipTXT returns the ownership TXT stored at a name, or nil.
 func (s *state) ownershipTXT(name, setID string) *entry {
-	en := s.entries[cacheKey(name, endpoint.RecordTypeTXT, setID)]
+	en := s.entry(cacheKey(name, endpoint.RecordTypeTXT, setID))
 	if en == nil || en.own == nil {
 		return nil
 	}
