@@ -96,7 +96,8 @@ func (r *Registry) refold(s *state) {
 // label map per owned name instead of two (336 bytes each; issue 15). That map is never written once
 // shared (see internOwner); a new TXT value decodes into a new one. Such a record is all the entry
 // keeps, too: the listed record it was folded from differs from it only in what asListed takes off
-// again, and keeping both cost another 176 bytes per record.
+// again, and keeping both cost another 176 bytes per record. The same holds for a record nobody owns
+// (128 bytes).
 func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
 	src := en.ep
 	if en.folded == src {
@@ -106,14 +107,21 @@ func (r *Registry) foldEntry(s *state, en *entry) *endpoint.Endpoint {
 	txtName := r.mapper.TXTName(src.DNSName, src.RecordType)
 	own := r.ownerOf(s, src, txtName)
 	var e *endpoint.Endpoint
-	if _, forced := src.GetProviderSpecific(ForceUpdateProperty); own != nil && !forced && onlyOwnershipLabels(src.Labels) {
+	_, forced := src.GetProviderSpecific(ForceUpdateProperty)
+	keepsMemo := !forced && onlyOwnershipLabels(src.Labels)
+	switch {
+	case own != nil && keepsMemo:
 		r.internOwner(own)
 		c := *src
 		c.ProviderSpecific = slices.Clone(src.ProviderSpecific)
 		c.Labels = own.labels
 		e = &c
 		en.ep = e
-	} else {
+	case own == nil && keepsMemo:
+		// Nobody's record: its copy is the listed record with an empty label map, all the entry keeps.
+		e = copyWithoutOwnership(src)
+		en.ep = e
+	default:
 		e = copyWithoutOwnership(src)
 		if own != nil {
 			for k, v := range own.labels {

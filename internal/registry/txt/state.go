@@ -11,7 +11,7 @@ import (
 // entry is one record set as the provider holds it, with its ownership value parsed if it is an
 // ownership TXT.
 type entry struct {
-	ep  *endpoint.Endpoint // private copy; never handed out
+	ep  *endpoint.Endpoint // the listed record set, or the memo's record standing for it (see foldEntry); never written
 	own *ownership         // nil unless this is an external-dns ownership TXT
 	// folded is the fold memo's record for this entry: what fold made of it (nil until the first fold,
 	// and always for an ownership TXT). It lives here rather than in a map of its own beside entries,
@@ -72,10 +72,19 @@ func keyOf(e *endpoint.Endpoint) endpoint.Key {
 }
 
 // newState builds the cache from a listing; the endpoints become the cache's own.
+//
+// A listed record without labels (an ownership TXT always, as providers list it) comes with an empty
+// label map of its own, 48 bytes; the entries share one instead. Nothing writes to an entry's
+// endpoint, and what is sent from it to the provider is a DeepCopy, which makes a fresh empty map as
+// before.
 func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 	s := &state{entries: make(map[string]*entry, len(records)), loadedAt: now, dirty: map[string]bool{},
 		removed: map[endpoint.Key]bool{}}
+	noLabels := endpoint.Labels{}
 	for _, e := range records {
+		if e.Labels != nil && len(e.Labels) == 0 {
+			e.Labels = noLabels
+		}
 		s.put(e, c)
 	}
 	return s
