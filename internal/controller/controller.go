@@ -179,12 +179,13 @@ func (c *Controller) runOnce(ctx context.Context, scoped bool) (Outcome, error) 
 		report.Trigger = TriggerOnce
 	}
 	c.trigger, c.firstEvent = "", time.Time{}
+	listing := c.sourceListing() // before the take: see idle_carry.go
 	resources, all := c.dirty.take()
 	var out Outcome
 	var err error
 	done := false
 	if scoped && !all && !c.fullDue.Load() {
-		out, done, err = c.reconcileObjects(ctx, &report, resources)
+		out, done, err = c.reconcileObjects(ctx, &report, resources, listing)
 	}
 	if !done {
 		c.fullDue.Store(false)
@@ -249,7 +250,8 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		return Outcome{}, err
 	}
 	if skip {
-		// The index is what the memo's plan indexed: no event's plan ran since (each one drops the memo).
+		// The index is what the memo's plan indexed: no event's plan ran since (each one drops the
+		// memo's hash, when it keeps the memo at all).
 		c.idle.remember(res, listing)
 		return c.idleOutcome(res, report), nil
 	}
@@ -305,7 +307,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		if !hashed { // hashed only now: a reconcile that changes something never pays for it (the plan does not modify its input)
 			hash = desiredHash(c.hashSeed, desired, res.Unreadable)
 		}
-		c.idle = idleMemo{valid: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
+		c.idle = idleMemo{valid: true, hashed: true, desired: hash, serial: serial, mutations: mutations, filter: filter,
 			current: len(current), result: result}
 		c.idle.remember(res, listing)
 	}

@@ -31,7 +31,11 @@ type generationReader interface {
 // same conflicts, mismatches and held changes. It is skipped; an idle resync then costs the sources'
 // endpoints and a hash instead of a copy of every cached record and a plan over everything.
 type idleMemo struct {
-	valid             bool
+	valid bool
+	// hashed: desired is the hash of the desired endpoints the memo's plan was made of. An event's
+	// run that keeps the memo (idle_carry.go) drops it: only a listing of the sources with no event
+	// since can then stand for the memo's.
+	hashed            bool
 	desired           uint64
 	serial, mutations uint64
 	filter            plan.DomainFilter
@@ -108,7 +112,7 @@ func (c *Controller) idleCheck(ctx context.Context, res source.Result, holds boo
 		}
 	}
 	hash = desiredHash(c.hashSeed, adjusted, res.Unreadable)
-	return adjusted, hash, hash == c.idle.desired, nil
+	return adjusted, hash, c.idle.hashed && hash == c.idle.desired, nil
 }
 
 // idleRegistryHolds reports whether the memo still describes everything but the sources: no retry or

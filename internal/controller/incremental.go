@@ -29,7 +29,10 @@ func maxScopedObjects(indexed int) int { return max(256, indexed/8) }
 // names; the names of no dirty object and no pending change have nothing to change (the last plan
 // left them so). done is false when it cannot be done that way (the source or the registry cannot
 // answer for single objects or names, or too many objects changed): the caller then plans everything.
-func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resources []string) (out Outcome, done bool, err error) {
+//
+// listing describes the sources' events the run serves (read before the dirty objects were taken):
+// a run that leaves the idle memo describing the state keeps it (idle_carry.go).
+func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resources []string, listing sourceListing) (out Outcome, done bool, err error) {
 	src, ok := c.source.(source.ObjectSource)
 	lookup, ok2 := c.registry.(namedRecords)
 	if !ok || !ok2 || !c.index.valid || c.settings.DryRun || c.unreadable != "" || len(resources) > maxScopedObjects(len(c.index.byResource)) {
@@ -87,13 +90,14 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 		}
 		filter = filter.And(pf)
 	}
-	current, _, _, ok := lookup.RecordsNamed(names)
+	current, serial, mutations, ok := lookup.RecordsNamed(names)
 	if !ok {
 		return Outcome{}, false, nil
 	}
 
 	// From here on the run is this plan: the index takes the objects' new endpoints, and what is
 	// reported is known for these names and objects only.
+	prior, carry := c.idle, c.idleCarryable(listing, serial, mutations, filter)
 	c.idle.valid = false
 	dirty := make(map[string]bool, len(resources))
 	for _, r := range resources {
@@ -116,18 +120,30 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 			return Outcome{}, true, fmt.Errorf("adjusting endpoints: %w", err)
 		}
 	}
-	result := plan.Calculate(plan.Input{
-		Desired:            desired,
-		Current:            current,
-		OwnerID:            c.settings.OwnerID,
-		OldOwnerID:         c.settings.OldOwnerID,
-		Policy:             c.settings.Policy,
-		DomainFilter:       filter,
-		ManagedRecordTypes: c.settings.ManagedRecordTypes,
-		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
-		Unreadable:         c.sourceUnreadable,
-	})
+	planAgainst := func(current []*endpoint.Endpoint) plan.Result {
+		return plan.Calculate(plan.Input{
+			Desired:            desired,
+			Current:            current,
+			OwnerID:            c.settings.OwnerID,
+			OldOwnerID:         c.settings.OldOwnerID,
+			Policy:             c.settings.Policy,
+			DomainFilter:       filter,
+			ManagedRecordTypes: c.settings.ManagedRecordTypes,
+			ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
+			Unreadable:         c.sourceUnreadable,
+		})
+	}
+	result := planAgainst(current)
 	out, err = c.applyPlan(ctx, report, result, res.Problems, scope)
+	if err == nil && carry {
+		c.carryIdle(prior, listing, out, res.Problems, dirty, scope, func() (plan.Result, uint64, uint64, bool) {
+			if !result.Changes.HasChanges() {
+				return result, serial, mutations, true // nothing was written: the plan stands
+			}
+			after, serial, mutations, ok := lookup.RecordsNamed(names)
+			return planAgainst(after), serial, mutations, ok
+		})
+	}
 	return out, true, err
 }
 

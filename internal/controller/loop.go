@@ -104,6 +104,15 @@ func (c *Controller) Run(ctx context.Context) error {
 			if c.failures > 0 && retry != nil {
 				continue // backing off: the next retry probes and lists again
 			}
+			if debounce != nil {
+				// Events wait for their debounce: their run comes first, by name, as it would a
+				// moment later. It keeps the idle memo when it leaves nothing to do, and the resync
+				// then lists and plans nothing; served inside the resync, they made it plan all.
+				run(TriggerEvent)
+				if c.failures > 0 {
+					continue // the retry after the failure backoff does the resync's work
+				}
+			}
 			c.refreshProvider(ctx)
 			run(TriggerResync)
 		}
@@ -162,15 +171,17 @@ func (c *Controller) sourceEvents() <-chan struct{} {
 		defer c.sourceCounted.Store(true)
 		if o, ok := c.source.(source.ObjectSource); ok {
 			o.AddObjectHandler(func(resource string) {
-				c.sourceEventCount.Add(1)
+				// Marked before counted: an event's run reads the count before it takes what is
+				// marked (idle_carry.go), so every event that count includes is in what it takes.
 				c.dirty.mark(resource)
+				c.sourceEventCount.Add(1)
 				signal()
 			})
 			return
 		}
 		c.source.AddEventHandler(func() {
-			c.sourceEventCount.Add(1)
 			c.dirty.mark("")
+			c.sourceEventCount.Add(1)
 			signal()
 		})
 	})
