@@ -55,9 +55,10 @@ type CRDSource struct {
 	static bool
 	unread []endpoint.Problem
 	// merged lets an object's events make the endpoints of that object (ObjectEndpoints); byLabel maps
-	// each kind's resource-label kind to its place in kinds, when no two kinds share one.
+	// each resource-label kind to the places in kinds of the kinds labelled so (two for Traefik's
+	// IngressRoutes with --traefik-enable-legacy: its two API groups label them alike).
 	merged  mergedObjects
-	byLabel map[string]int
+	byLabel map[string][]int
 }
 
 var (
@@ -78,9 +79,7 @@ func NewCRDSource(ctx context.Context, env Env, kinds []CRDKind) (*CRDSource, er
 	gvrs := make([]schema.GroupVersionResource, len(kinds))
 	for i, kd := range kinds {
 		gvrs[i] = kd.GVR
-		if s.byLabel != nil {
-			s.handlers.NameObjects(Resource{Group: kd.GVR.Group, Resource: kd.GVR.Resource}.String(), kd.Label)
-		}
+		s.handlers.NameObjects(Resource{Group: kd.GVR.Group, Resource: kd.GVR.Resource}.String(), kd.Label)
 	}
 	if s.indexes, err = WatchDynamic(ctx, env.Dynamic, env.Config.Namespace, &s.handlers, gvrs...); err != nil {
 		return nil, err
@@ -127,35 +126,33 @@ func (s *CRDSource) Endpoints(ctx context.Context) (Result, error) {
 			eps = append(eps, s.objectEndpoints(kd, u, &problems)...)
 		}
 	}
-	if s.byLabel != nil {
+	if !s.static {
 		s.merged.remember(eps)
 	}
 	return Result{Endpoints: MergeEndpoints(eps), Problems: append(problems.Items(), s.unread...)}, nil
 }
 
-// labelsOf maps each kind's resource-label kind to its index; nil when two kinds share a label (the
-// new and legacy Traefik groups), as a label then does not name one object.
-func labelsOf(kinds []CRDKind) map[string]int {
-	out := make(map[string]int, len(kinds))
+// labelsOf maps each resource-label kind to the indexes of the kinds labelled so, in order.
+func labelsOf(kinds []CRDKind) map[string][]int {
+	out := make(map[string][]int, len(kinds))
 	for i, kd := range kinds {
-		if _, dup := out[kd.Label]; dup {
-			return nil
-		}
-		out[kd.Label] = i
+		out[kd.Label] = append(out[kd.Label], i)
 	}
 	return out
 }
 
-// ObjectKinds implements ObjectSource: the kinds' resource-label kinds, when each names one kind; an
-// object's endpoints depend on it and on the objects they are merged with (ObjectEndpoints makes
-// those too). Sources built on this one whose objects read others say otherwise.
+// ObjectKinds implements ObjectSource: the kinds' resource-label kinds, each once; an object's
+// endpoints depend on it and on the objects they are merged with (ObjectEndpoints makes those too).
+// Sources built on this one whose objects read others say otherwise.
 func (s *CRDSource) ObjectKinds() []string {
-	if s.byLabel == nil || s.static {
+	if s.static {
 		return nil
 	}
-	out := make([]string, len(s.kinds))
-	for i, kd := range s.kinds {
-		out[i] = kd.Label
+	out := make([]string, 0, len(s.byLabel))
+	for _, kd := range s.kinds {
+		if !slices.Contains(out, kd.Label) {
+			out = append(out, kd.Label)
+		}
 	}
 	return out
 }
@@ -165,27 +162,59 @@ func (s *CRDSource) AddObjectHandler(fn func(resource string)) { s.handlers.AddO
 
 // ObjectEndpoints implements ObjectSource: the named objects and every object of these kinds sharing a
 // name with them, made and merged as Endpoints makes and merges them (kind by kind, then by
-// namespace and name).
+// namespace and name). A label names the object of that namespace and name of every kind labelled so
+// (a Traefik route of either API group).
 func (s *CRDSource) ObjectEndpoints(ctx context.Context, resources []string) (Result, error) {
 	if s.ObjectKinds() == nil {
 		return Result{}, fmt.Errorf("these kinds cannot make the endpoints of single objects")
 	}
-	return s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
-		i, ok := s.byLabel[ResourceKind(resource)]
+	// made[i] holds what kinds[i]'s objects made, by label: two kinds sharing a label interleave in
+	// Endpoints (every object of the first, then of the second), not label by label, so the answer is
+	// merged again below in that order. endpointsOf gets copies, as its merge unites targets in place.
+	made := make([]map[string][]*endpoint.Endpoint, len(s.kinds))
+	res, err := s.merged.endpointsOf(ctx, resources, func(resource string, problems *Problems) ([]*endpoint.Endpoint, bool, error) {
+		kinds, ok := s.byLabel[ResourceKind(resource)]
 		if !ok {
 			return nil, false, fmt.Errorf("%s is none of this source's kinds", resource)
 		}
-		u, found, err := CachedUnstructured(s.indexes[i], resource, s.kinds[i].Label)
-		if err != nil || !found {
-			return nil, false, err
+		var eps []*endpoint.Endpoint
+		found := false
+		for _, i := range kinds {
+			u, ok, err := CachedUnstructured(s.indexes[i], resource, s.kinds[i].Label)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				continue
+			}
+			found = true
+			own := s.objectEndpoints(s.kinds[i], u, problems)
+			if made[i] == nil {
+				made[i] = map[string][]*endpoint.Endpoint{}
+			}
+			made[i][resource] = own
+			for _, e := range own {
+				eps = append(eps, e.DeepCopy())
+			}
 		}
-		return s.objectEndpoints(s.kinds[i], u, problems), true, nil
+		return eps, found, nil
 	}, func(a, b string) int {
-		if la, lb := s.byLabel[ResourceKind(a)], s.byLabel[ResourceKind(b)]; la != lb {
+		if la, lb := s.byLabel[ResourceKind(a)][0], s.byLabel[ResourceKind(b)][0]; la != lb {
 			return la - lb
 		}
 		return compareNamespacedResources(a, b)
 	})
+	if err != nil {
+		return Result{}, err
+	}
+	var eps []*endpoint.Endpoint
+	for i := range s.kinds {
+		for _, r := range res.Objects { // in namespace/name order within a label
+			eps = append(eps, made[i][r]...)
+		}
+	}
+	res.Endpoints = MergeEndpoints(eps)
+	return res, nil
 }
 
 // CRDStatic is the StaticKind of a CRDSource kind: objects names the object kinds it may read from
