@@ -5,7 +5,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -27,38 +26,66 @@ const (
 // metadata source names, as hostMeta and targets look it up.
 func refKey(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
 
-// proxyRefs is the proxiesByRef index function. A Proxy that cannot be read has no records, whatever
-// it names: no key.
+// proxyRefs is the proxiesByRef index function: the Gateways of every listener's metadataStatic and
+// the VirtualServices of every virtual host's metadata and metadataStatic (an aggregate listener's,
+// named by a filter chain or not), as proxyView reads them. It walks the object in place: decoding a
+// Proxy of 1,000 virtual hosts into the view took 1.7 ms (BenchmarkProxyRefs), twice per event (the
+// old object and the new). A field of the wrong type is skipped; such a Proxy has no records anyway.
 func proxyRefs(obj any) ([]string, error) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
 		return nil, nil
 	}
-	p := &proxyView{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, p); err != nil {
-		return nil, nil
-	}
 	var keys []string
-	for _, l := range p.Spec.Listeners {
-		for _, src := range l.MetadataStatic.Sources {
-			if src.ResourceKind == sourceGateway {
-				keys = append(keys, refKey(sourceGateway, src.ResourceRef.Namespace, src.ResourceRef.Name))
+	listeners, _, _ := unstructured.NestedFieldNoCopy(u.Object, "spec", "listeners")
+	for _, l := range objectsOf(listeners) {
+		keys = appendSources(keys, l, "metadataStatic", sourceGateway)
+		vhs, _, _ := unstructured.NestedFieldNoCopy(l, "httpListener", "virtualHosts")
+		all := objectsOf(vhs)
+		aggregated, _, _ := unstructured.NestedFieldNoCopy(l, "aggregateListener", "httpResources", "virtualHosts")
+		byRef, _ := aggregated.(map[string]any)
+		for _, vh := range byRef {
+			if m, ok := vh.(map[string]any); ok {
+				all = append(all, m)
 			}
 		}
-		for _, vh := range l.virtualHosts() {
-			for _, src := range vh.Metadata.Sources {
-				if src.Kind == sourceVirtualService {
-					keys = append(keys, refKey(sourceVirtualService, src.Namespace, src.Name))
-				}
-			}
-			for _, src := range vh.MetadataStatic.Sources {
-				if src.ResourceKind == sourceVirtualService {
-					keys = append(keys, refKey(sourceVirtualService, src.ResourceRef.Namespace, src.ResourceRef.Name))
-				}
-			}
+		for _, vh := range all {
+			keys = appendSources(keys, vh, "metadata", sourceVirtualService)
+			keys = appendSources(keys, vh, "metadataStatic", sourceVirtualService)
 		}
 	}
 	return keys, nil
+}
+
+// appendSources appends the refKey of every source of kind in obj[field].sources: {kind, namespace,
+// name} under metadata, {resourceKind, resourceRef: {namespace, name}} under metadataStatic.
+func appendSources(keys []string, obj map[string]any, field, kind string) []string {
+	srcs, _, _ := unstructured.NestedFieldNoCopy(obj, field, "sources")
+	for _, src := range objectsOf(srcs) {
+		ref, kindKey := src, "kind"
+		if field == "metadataStatic" {
+			ref, _ = src["resourceRef"].(map[string]any)
+			kindKey = "resourceKind"
+		}
+		if k, _ := src[kindKey].(string); k == kind {
+			ns, _ := ref["namespace"].(string)
+			name, _ := ref["name"].(string)
+			keys = append(keys, refKey(kind, ns, name))
+		}
+	}
+	return keys
+}
+
+// objectsOf returns the objects of a list read from an unstructured object (none when it is not one).
+func objectsOf(list any) []map[string]any {
+	items, _ := list.([]any)
+	out := make([]map[string]any, 0, len(items))
+	for _, item := range items {
+		if m, ok := item.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // gatewayIngress is the gatewaysByIngress index function: the Ingress the Gateway's ingress
