@@ -9,11 +9,24 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
 
-// ownership is what one ownership TXT says, parsed once when it enters the cache.
+// ownership is what one ownership TXT says, parsed once when it enters the cache. Its canonical
+// plain text and its nonce are read off the labels when a write needs them (plain, nonce) rather than
+// kept beside them: the cache holds one per owned record, and the two strings made it 48 bytes
+// instead of 16 (issue 15).
 type ownership struct {
-	labels endpoint.Labels // persisted labels, plus the nonce label when the value was encrypted
-	plain  string          // canonical plain label string, to compare with what we would write
-	nonce  string          // base64 nonce; "" for a plain value
+	labels    endpoint.Labels // persisted labels, plus the nonce label when the value was encrypted
+	encrypted bool            // the value was encrypted (its nonce is the nonce label)
+}
+
+// plain is the canonical plain label string, to compare with what we would write.
+func (o *ownership) plain() string { return serializeLabels(o.labels) }
+
+// nonce is the base64 nonce of an encrypted value; "" for a plain one.
+func (o *ownership) nonce() string {
+	if !o.encrypted {
+		return ""
+	}
+	return o.labels[endpoint.TxtEncryptionNonce]
 }
 
 // codec turns labels into TXT values and back.
@@ -34,10 +47,8 @@ func (c codec) decode(target string) *ownership {
 			if !ok {
 				return nil
 			}
-			n := base64.StdEncoding.EncodeToString(nonce)
-			own := &ownership{labels: labels, plain: serializeLabels(labels), nonce: n}
-			labels[endpoint.TxtEncryptionNonce] = n
-			return own
+			labels[endpoint.TxtEncryptionNonce] = base64.StdEncoding.EncodeToString(nonce)
+			return &ownership{labels: labels, encrypted: true}
 		}
 	}
 	if !strings.Contains(text, heritageToken) {
@@ -47,11 +58,7 @@ func (c codec) decode(target string) *ownership {
 	if !ok {
 		return nil
 	}
-	plain := serializeLabels(labels)
-	if plain == text {
-		plain = text // a value in canonical form (as we and external-dns write it) is kept once, in the record
-	}
-	return &ownership{labels: labels, plain: plain}
+	return &ownership{labels: labels}
 }
 
 // decodeRecord finds the ownership value among a TXT record's targets. external-dns reads only the
@@ -79,8 +86,8 @@ func (c codec) encode(labels endpoint.Labels, prev *ownership) (string, error) {
 		return quote(plain), nil
 	}
 	var nonce []byte
-	if prev != nil && prev.nonce != "" && prev.plain == plain {
-		if n, err := base64.StdEncoding.DecodeString(prev.nonce); err == nil && len(n) == nonceSize {
+	if prev != nil && prev.nonce() != "" && prev.plain() == plain {
+		if n, err := base64.StdEncoding.DecodeString(prev.nonce()); err == nil && len(n) == nonceSize {
 			nonce = n
 		}
 	}
@@ -99,7 +106,7 @@ func (c codec) encode(labels endpoint.Labels, prev *ownership) (string, error) {
 
 // sameAs reports whether prev already holds what encode would write for labels, so no write is needed.
 func (c codec) sameAs(labels endpoint.Labels, prev *ownership) bool {
-	return prev != nil && prev.plain == serializeLabels(labels) && (prev.nonce != "") == c.encrypt
+	return prev != nil && (prev.nonce() != "") == c.encrypt && prev.plain() == serializeLabels(labels)
 }
 
 func newCodec(key []byte, encrypt bool) codec {

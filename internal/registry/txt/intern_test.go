@@ -11,8 +11,8 @@ import (
 
 // TestCacheKeepsOneCopyOfRepeatedStrings: every cached record carries the same label keys and, when
 // ours, our owner id; they must point at one copy (the package constants, the registry's owner id),
-// not at the text of each record's TXT, and an ownership value in canonical form is not stored a
-// second time beside the TXT it was read from.
+// not at the text of each record's TXT, and the other values read from a TXT are not stored a second
+// time beside its text.
 func TestCacheKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 	mem, _ := newZone()
 	seed(t, mem,
@@ -52,8 +52,8 @@ func TestCacheKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 		}
 		target := en.ep.Targets[0]
 		start, end := uintptr(unsafe.Pointer(unsafe.StringData(target))), uintptr(unsafe.Pointer(unsafe.StringData(target)))+uintptr(len(target))
-		if p := uintptr(unsafe.Pointer(unsafe.StringData(en.own.plain))); p < start || p >= end {
-			t.Errorf("%s: the canonical ownership value is stored apart from the TXT's own text", en.ep.DNSName)
+		if p := uintptr(unsafe.Pointer(unsafe.StringData(en.own.labels[endpoint.ResourceLabelKey]))); p < start || p >= end {
+			t.Errorf("%s: the resource label's value is stored apart from the TXT's own text", en.ep.DNSName)
 		}
 	}
 }

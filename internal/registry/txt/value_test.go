@@ -76,7 +76,7 @@ func TestDecrypt(t *testing.T) {
 		}
 	}
 	// With a key, plain values still read (fallback), and a wrong key falls back to plain, which fails.
-	if own := c.decode(nginxValue); own == nil || own.nonce != "" {
+	if own := c.decode(nginxValue); own == nil || own.nonce() != "" {
 		t.Fatal("plain value not read with a key set")
 	}
 	other := codec{key: []byte("ffffffffffffffffffffffffffffffff")}
@@ -101,7 +101,7 @@ func TestEncodeNonceReuse(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := c.decode(changed)
-	if back == nil || back.nonce == prev.nonce {
+	if back == nil || back.nonce() == prev.nonce() {
 		t.Fatalf("new text must get a fresh nonce: %+v", back)
 	}
 }
