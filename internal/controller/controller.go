@@ -287,17 +287,7 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		}
 	}
 	hashed := adjusted != nil
-	result := plan.Calculate(plan.Input{
-		Desired:            desired,
-		Current:            current,
-		OwnerID:            c.settings.OwnerID,
-		OldOwnerID:         c.settings.OldOwnerID,
-		Policy:             c.settings.Policy,
-		DomainFilter:       filter,
-		ManagedRecordTypes: c.settings.ManagedRecordTypes,
-		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
-		Unreadable:         res.Unreadable,
-	})
+	result := plan.Calculate(c.planInput(desired, current, filter, res.Unreadable))
 	c.ownedZones = c.settings.Guard.Owned(current, c.settings.OwnerID)
 	out, err := c.applyPlan(ctx, report, result, res.Problems, nil)
 	if err != nil {
@@ -312,4 +302,20 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 		c.idle.remember(res, listing)
 	}
 	return out, nil
+}
+
+// planInput is the plan's input under the controller's settings: the same for a full plan and for
+// an event's plan of some names.
+func (c *Controller) planInput(desired, current []*endpoint.Endpoint, filter plan.DomainFilter, unreadable []string) plan.Input {
+	return plan.Input{
+		Desired:            desired,
+		Current:            current,
+		OwnerID:            c.settings.OwnerID,
+		OldOwnerID:         c.settings.OldOwnerID,
+		Policy:             c.settings.Policy,
+		DomainFilter:       filter,
+		ManagedRecordTypes: c.settings.ManagedRecordTypes,
+		ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
+		Unreadable:         unreadable,
+	}
 }

@@ -121,17 +121,7 @@ func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resou
 		}
 	}
 	planAgainst := func(current []*endpoint.Endpoint) plan.Result {
-		return plan.Calculate(plan.Input{
-			Desired:            desired,
-			Current:            current,
-			OwnerID:            c.settings.OwnerID,
-			OldOwnerID:         c.settings.OldOwnerID,
-			Policy:             c.settings.Policy,
-			DomainFilter:       filter,
-			ManagedRecordTypes: c.settings.ManagedRecordTypes,
-			ExcludeRecordTypes: c.settings.ExcludeRecordTypes,
-			Unreadable:         c.sourceUnreadable,
-		})
+		return plan.Calculate(c.planInput(desired, current, filter, c.sourceUnreadable))
 	}
 	result := planAgainst(current)
 	out, err = c.applyPlan(ctx, report, result, res.Problems, scope)

@@ -23,11 +23,11 @@ var (
 // CheckZones implements provider.ZoneProber. When the cache is at least relist old (relist 0: the
 // period at which a full listing uses 1 % of the account's rate, pacing.RelistPeriod), every zone is
 // listed again here and compared with the cache (relistAll): only the zones whose contents differ are
-// replaced and named, so a relisting that finds what was cached keeps the listing version. Otherwise each cached zone is probed (probeAccount: one GetHostedZone,
-// or one ListHostedZones page for up to 100 zones of an account): a zone whose
-// ResourceRecordSetCount differs from the cached number of record sets was changed behind our back (a
-// set added or deleted) and is dropped, to be listed by the next Records. An in-place edit keeps the
-// count and waits for the full relisting. A zone that could not be listed is dropped too, so it is
+// replaced and named, so a relisting that finds what was cached keeps the listing version.
+// Otherwise each cached zone is probed (probeAccount: one GetHostedZone, or one ListHostedZones page
+// for up to 100 zones of an account): a zone whose ResourceRecordSetCount differs from the cached
+// number of record sets was changed behind our back (a set added or deleted) and is dropped, to be
+// listed by the next Records. An in-place edit keeps the count and waits for the full relisting. A zone that could not be listed is dropped too, so it is
 // tried again (one attempt per call). Nothing is probed while nothing is cached.
 func (p *Provider) CheckZones(ctx context.Context, relist time.Duration) ([]string, error) {
 	p.opMu.Lock()
