@@ -40,6 +40,7 @@ func (r *Registry) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	if err != nil {
 		return err
 	}
+	b.withdrawSameAsListed(ctx)
 	if len(b.sent) == 0 {
 		return nil
 	}
@@ -89,6 +90,9 @@ type batch struct {
 	origins []origin
 	sent    []*sentChange
 	txtSeen map[endpoint.Key]bool // one TXT change per name, even if two records map to it
+	// propsOnly are the TXT updates sent only because the TXT's properties differ from the record's;
+	// withdrawSameAsListed drops those the provider would list the same.
+	propsOnly []*sentChange
 }
 
 func (b *batch) build(c *plan.Changes) error {
@@ -136,9 +140,17 @@ func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
 		return nil
 	}
 	prev := b.s.entry(k)
-	if prev != nil && (prev.own == nil || !b.ours(prev.own) ||
-		b.r.codec.sameAs(rec.Labels, prev.own) && endpoint.SameProviderSpecific(prev.ep.ProviderSpecific, rec.ProviderSpecific)) {
-		return nil
+	propsOnly := false
+	if prev != nil {
+		if prev.own == nil || !b.ours(prev.own) {
+			return nil
+		}
+		if b.r.codec.sameAs(rec.Labels, prev.own) {
+			if endpoint.SameProviderSpecific(prev.ep.ProviderSpecific, rec.ProviderSpecific) {
+				return nil
+			}
+			propsOnly = true
+		}
 	}
 	var prevOwn *ownership
 	if prev != nil {
@@ -151,10 +163,46 @@ func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
 	b.txtSeen[k] = true
 	if prev == nil {
 		b.send(&sentChange{action: provider.ActionCreate, ep: txt, origin: o, txt: true})
-	} else {
-		b.send(&sentChange{action: provider.ActionUpdate, ep: txt, old: prev.ep.DeepCopy(), origin: o, txt: true})
+		return nil
+	}
+	c := &sentChange{action: provider.ActionUpdate, ep: txt, old: prev.ep.DeepCopy(), origin: o, txt: true}
+	b.send(c)
+	if propsOnly {
+		b.propsOnly = append(b.propsOnly, c)
 	}
 	return nil
+}
+
+// withdrawSameAsListed drops the TXT updates whose only difference from the stored TXT is in
+// properties the provider does not keep on a TXT. A TXT carries all of its record's properties (see
+// txtFor), but Route 53, say, keeps a TXT's routing policy and no alias properties: once the cache
+// comes from a listing, an alias's TXT lacks alias and aws/evaluate-target-health, and without this
+// every update of the alias would rewrite its TXT with the same value. Both TXTs are put into the form
+// the provider's Records returns (AdjustEndpoints, in one call for the batch) and compared there; the
+// TXT sent is not changed, so what a provider is asked to write stays as it was. When the provider
+// cannot tell (an error, or not one endpoint back for each), the updates stay: a needless rewrite
+// costs a change, a skipped one would leave a TXT unlike its record.
+func (b *batch) withdrawSameAsListed(ctx context.Context) {
+	if len(b.propsOnly) == 0 {
+		return
+	}
+	in := make([]*endpoint.Endpoint, 0, 2*len(b.propsOnly))
+	for _, c := range b.propsOnly {
+		in = append(in, c.ep.DeepCopy(), c.old.DeepCopy())
+	}
+	out, err := provider.Wrapped{Provider: b.r.provider}.AdjustEndpoints(ctx, in)
+	if err != nil || len(out) != len(in) {
+		return
+	}
+	same := map[*sentChange]bool{}
+	for i, c := range b.propsOnly {
+		wrote, stored := out[2*i], out[2*i+1]
+		if keyOf(wrote) == keyOf(c.ep) && keyOf(stored) == keyOf(c.old) &&
+			endpoint.SameProviderSpecific(wrote.ProviderSpecific, stored.ProviderSpecific) {
+			same[c] = true
+		}
+	}
+	b.sent = slices.DeleteFunc(b.sent, func(c *sentChange) bool { return same[c] })
 }
 
 // deleteTXT deletes rec's new-format TXT if it exists and is ours. It sends the stored record set, not
@@ -171,7 +219,9 @@ func (b *batch) deleteTXT(rec *endpoint.Endpoint, o int) {
 }
 
 // txtFor builds the ownership TXT of rec. It carries rec's set identifier and provider-specific
-// properties, since routing policies (Route53) apply to the TXT too.
+// properties, since routing policies (Route53) apply to the TXT too, as external-dns writes it. Some
+// of them (alias properties) a provider does not keep on a TXT; withdrawSameAsListed compares what it
+// keeps.
 func (b *batch) txtFor(rec *endpoint.Endpoint, prev *ownership) (*endpoint.Endpoint, error) {
 	value, err := b.r.codec.encode(rec.Labels, prev)
 	if err != nil {
