@@ -15,10 +15,12 @@ import (
 // zone). The controller calls CheckZones at every --interval instead of dropping the whole cache:
 // only a zone whose probe changed, or whose listing is older than relist, is listed again.
 type ZoneProber interface {
-	// CheckZones probes every cached zone and drops from the cache each one whose probe changed or
-	// whose listing is at least relist old (relist 0: the provider's default, derived from its API
-	// budget); the next Records lists only those. It returns the names of the zones it dropped. An
-	// error means the probes could not be made; the cache is then as it was.
+	// CheckZones probes every cached zone and drops from the cache each one whose probe changed, for
+	// the next Records to list; when the listing is at least relist old (relist 0: the provider's
+	// default, derived from its API budget) it may instead list the zones itself and replace only
+	// those whose contents differ (Route 53 does, so that a relisting that finds what was cached
+	// leaves the listing version alone). It returns the names of the zones dropped or replaced. An
+	// error means the probes or the relisting could not be made; the cache is then as it was.
 	CheckZones(ctx context.Context, relist time.Duration) (stale []string, err error)
 }
 
