@@ -57,13 +57,22 @@ type ListingVersioner interface {
 
 // ExactWriter is implemented by a ListingVersioner whose listing is exactly what was written through
 // its ApplyChanges: nothing else changes what Records returns, and Records returns the accepted record
-// sets as they were sent (the built-in DNS server's provider). A cache patched with the accepted
-// changes of its own ApplyChanges is then that listing, and stays tied to the provider's new version
-// without listing again: after a write, the next resync does not list a million records to confirm
-// it (issue 15).
+// sets as they were sent (the built-in DNS server's provider) or as its ListedForm gives them (Route
+// 53). A cache patched with the accepted changes of its own ApplyChanges, in that form, is then that
+// listing, and stays tied to the provider's new version without listing again: after a write, the
+// next resync does not list a million records to confirm it (issue 15).
 type ExactWriter interface {
 	ListingVersioner
 	ListsExactlyWhatItWrote() bool
+}
+
+// ListedFormer is implemented by an ExactWriter that stores what is written through it in a form of
+// its own (Route 53 fills in the default TTL of a record written without one and keeps no alias
+// property on a TXT). ListedForm returns the record sets at keys as Records would list them now, nil
+// for a key it does not hold; ok is false when the provider lists what was sent (Wrapped answers so
+// for a provider that does not implement it).
+type ListedFormer interface {
+	ListedForm(keys []endpoint.Key) (eps []*endpoint.Endpoint, ok bool)
 }
 
 // DomainFilterer is implemented by providers that limit the names that may be planned beyond the
@@ -171,7 +180,7 @@ func AsApplyError(err error) (*ApplyError, bool) {
 }
 
 // Wrapped is the base of a wrapper around a Provider (metrics, dry run): it forwards the optional
-// interfaces (EndpointAdjuster, DomainFilterer, ListingVersioner, and Invalidate of a cache) that
+// interfaces (EndpointAdjuster, DomainFilterer, ListingVersioner, ListedFormer, and Invalidate of a cache) that
 // callers find by type assertion, which embedding the Provider interface alone would hide. A wrapper
 // embeds it and overrides what it changes; one whose Records returns anything but the provider's must
 // override ListingVersion too.
@@ -201,6 +210,14 @@ func (w Wrapped) Probe(ctx context.Context) error {
 		return p.Probe(ctx)
 	}
 	return nil
+}
+
+// ListedForm forwards to the provider, or answers that it lists what was sent.
+func (w Wrapped) ListedForm(keys []endpoint.Key) ([]*endpoint.Endpoint, bool) {
+	if f, ok := w.Provider.(ListedFormer); ok {
+		return f.ListedForm(keys)
+	}
+	return nil, false
 }
 
 // ListingVersion forwards to the provider, or answers unknown.

@@ -281,18 +281,25 @@ func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
 			if k.recordType == "" || seen[k] {
 				continue
 			}
-			if e := endpointOf(k, entry.set, z); e != nil {
+			if e := p.listedLocked(k, entry.set, z); e != nil {
 				if seen != nil {
 					seen[k] = true
-				}
-				if p.pinnedTo(k, z) {
-					e.SetProviderSpecific(propHostedZoneID, z.id)
 				}
 				out = append(out, e)
 			}
 		}
 	}
 	return out, true
+}
+
+// listedLocked is the endpoint Records lists for the stored set k of zone z (nil for sets zonekeeper
+// never manages). The caller holds p.mu.
+func (p *Provider) listedLocked(k rrKey, s storedSet, z zone) *endpoint.Endpoint {
+	e := endpointOf(k, s, z)
+	if e != nil && p.pinnedTo(k, z) {
+		e.SetProviderSpecific(propHostedZoneID, z.id)
+	}
+	return e
 }
 
 // pinnedTo reports whether the record set k of zone z is listed with aws/hosted-zone-id: its name goes

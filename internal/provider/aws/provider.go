@@ -20,6 +20,8 @@ var (
 	_ provider.Provider         = (*Provider)(nil)
 	_ provider.EndpointAdjuster = (*Provider)(nil)
 	_ provider.ListingVersioner = (*Provider)(nil)
+	_ provider.ExactWriter      = (*Provider)(nil)
+	_ provider.ListedFormer     = (*Provider)(nil)
 )
 
 // Provider reads and writes the record sets of the hosted zones its filters select. It keeps a

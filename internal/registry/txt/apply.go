@@ -1,6 +1,7 @@
 package txt
 
 import (
+	"cmp"
 	"strings"
 
 	"context"
@@ -47,8 +48,8 @@ func (r *Registry) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 	tied := r.tiedBeforeWrite(s)
 	err = r.provider.ApplyChanges(ctx, b.changes())
 	if err == nil {
-		r.patch(s, b.sent)
-		r.retieAfterWrite(s, tied, b.sent)
+		exact := r.patch(s, b.sent)
+		r.retieAfterWrite(s, tied && exact, b.sent)
 		return nil
 	}
 	ae, ok := provider.AsApplyError(err)
@@ -61,8 +62,8 @@ func (r *Registry) ApplyChanges(ctx context.Context, changes *plan.Changes) erro
 		// The provider named changes we did not send; we cannot tell what it did.
 		r.Invalidate()
 	} else {
-		r.patch(s, b.sent)
-		r.retieAfterWrite(s, tied, b.sent)
+		exact := r.patch(s, b.sent)
+		r.retieAfterWrite(s, tied && exact, b.sent)
 	}
 	return b.rejectedError(unmatched)
 }
@@ -317,12 +318,15 @@ func (r *Registry) touchOwned(s *state, e *endpoint.Endpoint) {
 }
 
 // patch writes the accepted changes into the cache, in the order providers apply them (deletes,
-// updates, creates). It does nothing if the cache was replaced or dropped meanwhile.
-func (r *Registry) patch(s *state, sent []*sentChange) {
+// updates, creates), each record set in the form the provider lists it when that differs from what
+// was sent (listedForms). It does nothing if the cache was replaced or dropped meanwhile. exact is
+// false when the provider lists in a form of its own and did not give it for every record set.
+func (r *Registry) patch(s *state, sent []*sentChange) (exact bool) {
+	forms, exact := r.listedForms(sent)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != s {
-		return
+		return exact
 	}
 	for _, a := range []provider.Action{provider.ActionDelete, provider.ActionUpdate, provider.ActionCreate} {
 		for _, c := range sent {
@@ -334,14 +338,47 @@ func (r *Registry) patch(s *state, sent []*sentChange) {
 				s.remove(c.ep)
 			case provider.ActionUpdate:
 				s.remove(c.old)
-				s.put(c.ep, r.codec)
+				s.put(cmp.Or(forms[c], c.ep), r.codec)
 				r.touchOwned(s, c.old)
 			case provider.ActionCreate:
-				s.put(c.ep, r.codec)
+				s.put(cmp.Or(forms[c], c.ep), r.codec)
 			}
 			r.touchOwned(s, c.ep)
 		}
 	}
+	return exact
+}
+
+// listedForms asks a provider that stores what it is written in a form of its own
+// (provider.ListedFormer: Route 53 fills in the default TTL, keeps no alias property on a TXT) for
+// the accepted creates and updates of sent as it lists them now, so that the patched cache is what
+// its listing builds. forms is nil for a provider that lists what was sent. exact is false when it
+// did not give a form for every one of them (a set it stored under another key, or its cache was
+// dropped meanwhile): those keep what was sent, and the cache may differ from the listing.
+func (r *Registry) listedForms(sent []*sentChange) (forms map[*sentChange]*endpoint.Endpoint, exact bool) {
+	var asked []*sentChange
+	var keys []endpoint.Key
+	for _, c := range sent {
+		if c.rejected == nil && c.action != provider.ActionDelete {
+			asked, keys = append(asked, c), append(keys, keyOf(c.ep))
+		}
+	}
+	if len(keys) == 0 {
+		return nil, true
+	}
+	listed, ok := provider.Wrapped{Provider: r.provider}.ListedForm(keys)
+	if !ok {
+		return nil, true
+	}
+	forms, exact = make(map[*sentChange]*endpoint.Endpoint, len(asked)), len(listed) == len(keys)
+	for i, c := range asked {
+		if i < len(listed) && listed[i] != nil && keyOf(listed[i]) == keys[i] {
+			forms[c] = listed[i]
+		} else {
+			exact = false
+		}
+	}
+	return forms, exact
 }
 
 // ourOwner reports whether an owner label is ours: our owner id, or the one we migrate from.
