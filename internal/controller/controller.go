@@ -212,6 +212,10 @@ func (c *Controller) reconcile(ctx context.Context, report *Report) (Outcome, er
 	}
 	// Whether the memo still holds but for the sources is asked once: before listing the sources when
 	// their last listing may be reused, else after it.
+	// The listing is read here, after runOnce took the dirty objects, not reused from runOnce's read
+	// before the take: an event counted between that read and the take would leave the count equal to
+	// the memo's, so the memo's listing would be reused although this run took that event's object, and
+	// the change would wait for the next resync.
 	listing := c.sourceListing()
 	var holds, asked bool
 	var err error
