@@ -2,10 +2,6 @@ package txt
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -41,18 +37,7 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 	if _, _, _, err := r.SharedRecordsWithGeneration(ctx); err != nil {
 		t.Fatal(err)
 	}
-	same := func(step string) {
-		t.Helper()
-		got, ok := r.CachedRecords()
-		if !ok {
-			t.Fatalf("%s: nothing cached", step)
-		}
-		want := mustRecords(t, mustNew(t, mem, cfg))
-		if g, w := describeEvery(got), describeEvery(want); g != w {
-			t.Fatalf("%s: the memo differs from a fresh fold\nmemo:  %s\nfresh: %s", step, g, w)
-		}
-	}
-	same("folded once")
+	cacheFoldsFresh(t, r, mem, cfg, "folded once")
 	r.mu.RLock()
 	for _, name := range []string{"legacy.example.com", "web.example.com"} {
 		k := cacheKey(name, endpoint.RecordTypeA, "")
@@ -80,7 +65,7 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 			t.Fatalf("%s: %v", step, err)
 		}
 		r.patch(r.state, sent)
-		same(step)
+		cacheFoldsFresh(t, r, mem, cfg, step)
 	}
 	write("new-format TXT beside the legacy one",
 		&sentChange{action: provider.ActionCreate, ep: txtRecord("a-legacy.example.com", own("ingress/default/legacy"))})
@@ -110,19 +95,5 @@ func TestFoldAgainOfAKeptRecordEqualsAFreshFold(t *testing.T) {
 	r.mu.Lock()
 	r.state.put(txtRecord("note.example.com", own("ingress/default/note")), r.codec)
 	r.mu.Unlock()
-	same("TXT record put over as an ownership value")
-}
-
-// describeEvery spells out every field a fold sets, labels in key order, an empty list of properties
-// as none.
-func describeEvery(eps []*endpoint.Endpoint) string {
-	var b strings.Builder
-	for _, e := range eps {
-		fmt.Fprintf(&b, "%s %s [%s] ttl=%d %v {", e.DNSName, e.RecordType, e.SetIdentifier, e.RecordTTL, e.Targets)
-		for _, k := range slices.Sorted(maps.Keys(e.Labels)) {
-			fmt.Fprintf(&b, "%s=%s ", k, e.Labels[k])
-		}
-		fmt.Fprintf(&b, "} %v; ", []endpoint.ProviderSpecificProperty(e.ProviderSpecific))
-	}
-	return b.String()
+	cacheFoldsFresh(t, r, mem, cfg, "TXT record put over as an ownership value")
 }

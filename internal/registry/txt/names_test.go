@@ -2,7 +2,6 @@ package txt
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"time"
 
@@ -32,26 +31,6 @@ func TestRecordSetsAtOneNameFollowWrites(t *testing.T) {
 	cfg := Config{OwnerID: "me", CacheInterval: time.Hour}
 	r := mustNew(t, mem, cfg)
 	ctx := context.Background()
-	check := func(step string) {
-		t.Helper()
-		got, ok := r.CachedRecords()
-		if !ok {
-			t.Fatalf("%s: nothing cached", step)
-		}
-		want := mustRecords(t, mustNew(t, mem, cfg))
-		if g, w := describeEvery(got), describeEvery(want); g != w {
-			t.Fatalf("%s: the cache folds\n%s\na fresh registry\n%s", step, g, w)
-		}
-		named, _, _, ok := r.RecordsNamed([]string{name})
-		if !ok {
-			t.Fatalf("%s: no lookup by name", step)
-		}
-		slices.SortFunc(named, recordsOrder)
-		atName := slices.DeleteFunc(want, func(e *endpoint.Endpoint) bool { return e.DNSName != name })
-		if g, w := describeEvery(named), describeEvery(atName); g != w {
-			t.Errorf("%s: a lookup by name finds\n%s\nat the name are\n%s", step, g, w)
-		}
-	}
 	current := func(id string) *endpoint.Endpoint {
 		t.Helper()
 		for _, e := range mustRecords(t, r) {
@@ -67,10 +46,10 @@ func TestRecordSetsAtOneNameFollowWrites(t *testing.T) {
 		if err := r.ApplyChanges(ctx, c); err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		check(step)
+		cacheFoldsFresh(t, r, mem, cfg, step, name)
 	}
 	mustRecords(t, r)
-	check("listed")
+	cacheFoldsFresh(t, r, mem, cfg, "listed", name)
 	apply("a middle one deleted", &plan.Changes{Delete: []*endpoint.Endpoint{current("two")}})
 	apply("one added", &plan.Changes{Create: []*endpoint.Endpoint{
 		set("four", "192.0.2.4").WithLabel(endpoint.ResourceLabelKey, "ingress/default/four")}})
