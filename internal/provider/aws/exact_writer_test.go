@@ -1,11 +1,13 @@
 package aws
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,33 +18,78 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 )
 
-// exactStack is the TXT registry over the Route 53 provider over the emulator, and the emulator's
-// address, so that a fresh provider can list what Route 53 holds.
+// exactStack is the TXT registry over the Route 53 provider over the emulator, and the emulator and
+// its address, so that a test can read what Route 53 holds and a fresh provider can list it.
 type exactStack struct {
+	srv *route53emu.Server
 	url string
 	p   *Provider
+	rec *changeRecorder
 	c   *listCounter
 	reg *txt.Registry
 	cfg txt.Config
 }
 
+// changeRecorder keeps each change batch the registry hands the provider, then forwards it.
+type changeRecorder struct {
+	provider.Wrapped
+	mu      sync.Mutex
+	batches []*plan.Changes
+}
+
+func (c *changeRecorder) ApplyChanges(ctx context.Context, changes *plan.Changes) error {
+	c.mu.Lock()
+	c.batches = append(c.batches, changes)
+	c.mu.Unlock()
+	return c.Provider.ApplyChanges(ctx, changes)
+}
+
+func (c *changeRecorder) last(t *testing.T) *plan.Changes {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.batches) == 0 {
+		t.Fatal("no batch was sent")
+	}
+	return c.batches[len(c.batches)-1]
+}
+
+// exactOptions vary newExactStack; the zero value is the stack of issue 15.
+type exactOptions struct {
+	cacheInterval time.Duration // the registry's; 1 ns (every Refresh lists, as a resync) when zero
+	notExact      bool          // the registry is not told that the provider is a provider.ExactWriter
+}
+
 // exactForwarder is the listing counter forwarding provider.ExactWriter, as the metrics wrapper does,
-// so that the registry asks the provider.
-type exactForwarder struct{ *listCounter }
+// so that the registry asks the provider under the counting and recording wrappers.
+type exactForwarder struct {
+	*listCounter
+	writer provider.Provider
+}
 
 func (f exactForwarder) ListsExactlyWhatItWrote() bool {
-	w, ok := f.Provider.(provider.ExactWriter)
+	w, ok := f.writer.(provider.ExactWriter)
 	return ok && w.ListsExactlyWhatItWrote()
 }
 
-func newExactStack(t *testing.T) *exactStack {
+// newExactStack makes the stack over a new emulator holding the empty zone one.test: the registry
+// (owner "x") over a listing counter over a change recorder over the provider.
+func newExactStack(t *testing.T, opts exactOptions) *exactStack {
 	t.Helper()
 	staticCredentials(t)
 	srv, url := emulator(t, route53emu.Options{})
 	seed(t, srv, route53emu.SeedZone{Name: "one.test"})
-	s := &exactStack{url: url, p: newProvider(t, url, Config{}), cfg: txt.Config{OwnerID: "x", CacheInterval: time.Nanosecond}}
-	s.c = &listCounter{Wrapped: provider.Wrapped{Provider: s.p}}
-	reg, err := txt.New(exactForwarder{s.c}, s.cfg)
+	s := &exactStack{srv: srv, url: url, p: newProvider(t, url, Config{}), cfg: txt.Config{OwnerID: "x", CacheInterval: time.Nanosecond}}
+	if opts.cacheInterval != 0 {
+		s.cfg.CacheInterval = opts.cacheInterval
+	}
+	s.rec = &changeRecorder{Wrapped: provider.Wrapped{Provider: s.p}}
+	s.c = &listCounter{Wrapped: provider.Wrapped{Provider: s.rec}}
+	var under provider.Provider = exactForwarder{listCounter: s.c, writer: s.p}
+	if opts.notExact {
+		under = s.c
+	}
+	reg, err := txt.New(under, s.cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +319,7 @@ func (b *exactBatches) next() *plan.Changes {
 // and no resync lists the provider: one listing in all. Before ListedForm, every write differed from
 // the listing in its unset TTLs (written 0, listed 300), and the resync after each write listed once.
 func TestRoute53ListsExactlyWhatTheRegistryWrote(t *testing.T) {
-	s := newExactStack(t)
+	s := newExactStack(t, exactOptions{})
 	s.tie(t)
 	b := &exactBatches{t: t, rng: rand.New(rand.NewPCG(15, 2)), reg: s.reg}
 	unsetTTLs, writes, rejected := 0, 0, 0
@@ -371,7 +418,7 @@ func TestRoute53NormalisesWhatACallerWrote(t *testing.T) {
 		{"another provider's property", prop(withTTL(endpoint.New("a.one.test", "A", "192.0.2.1")), "", "cloudflare/proxied", "true"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newExactStack(t)
+			s := newExactStack(t, exactOptions{})
 			s.tie(t)
 			start := s.c.count()
 			if err := s.reg.ApplyChanges(ctxT(t), &plan.Changes{Create: []*endpoint.Endpoint{tc.ep}}); err != nil {
