@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -20,14 +19,7 @@ import (
 // Service or a malformed one — and those Hosts' ObjectEndpoints give what Endpoints publishes there.
 // With --namespace, a Service there still names its Hosts; one outside is read by GET, as before.
 func TestServiceEventsNameTheHostsThatReadThem(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallAmbassador(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube := api.Client(t)
-	sourcetest.Create(t, kube, dyn,
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallAmbassador,
 		service("ambassador", "edge", nil, "ip:192.0.2.1"),
 		service("ambassador", "unused", nil, "ip:192.0.2.2"),
 		service("default", "lb", nil, "hostname:lb.example.net"),

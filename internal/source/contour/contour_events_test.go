@@ -8,7 +8,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -19,13 +18,7 @@ import (
 // HTTPProxy's update names it, and ObjectEndpoints of one of two HTTPProxies merged at one name covers
 // both with what Endpoints publishes (the first in namespace/name order gives the TTL).
 func TestHTTPProxyEventsNameTheirObject(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallContour(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, testbed.InstallContour,
 		proxy("default", "a", "shared.example.com", []string{"192.0.2.1"}, "ttl", "60"),
 		proxy("default", "b", "shared.example.com", []string{"192.0.2.2"}),
 	)

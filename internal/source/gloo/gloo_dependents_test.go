@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -23,13 +22,6 @@ import (
 // Proxies' ObjectEndpoints give what Endpoints publishes there. Each dependents function is asked
 // about every such object of the fixture, then real events are watched for four of them.
 func TestGlooEventsNameTheProxiesThatReadThem(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallGloo(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube := api.Client(t)
 	aggregate := map[string]any{
 		"aggregateListener": map[string]any{
 			"httpFilterChains": []any{map[string]any{"virtualHostRefs": []any{"shared"}}},
@@ -37,7 +29,7 @@ func TestGlooEventsNameTheProxiesThatReadThem(t *testing.T) {
 		},
 		"metadataStatic": listener(nil, "gloo-system/plain")["metadataStatic"],
 	}
-	sourcetest.Create(t, kube, dyn,
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallGloo,
 		lbService("gloo-system", "gateway-proxy", "LoadBalancer", "ip=192.0.2.1"),
 		lbService("gloo-system", "unrelated", "LoadBalancer", "ip=192.0.2.2"),
 		lbService("elsewhere", "gateway-proxy", "LoadBalancer", "ip=192.0.2.3"),

@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -20,14 +19,7 @@ import (
 // whose spec.gateways resolve to it — never everything — and the named objects' ObjectEndpoints give
 // what Endpoints publishes there. Real events for a Service's new address and a Gateway's annotation.
 func TestIstioEventsNameTheObjectsThatReadThem(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallIstio(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube := api.Client(t)
-	sourcetest.Create(t, kube, dyn, fixture()...)
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallIstio, fixture()...)
 	env := source.Env{Kube: kube, Dynamic: dyn}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()

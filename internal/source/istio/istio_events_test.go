@@ -8,7 +8,6 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio/istiotest"
@@ -21,17 +20,11 @@ import (
 // VirtualService, ObjectEndpoints of that object alone gives exactly what Endpoints publishes at every
 // name of its answer, and covers every object publishing there; an object's update names it.
 func TestIstioObjectEndpointsMatchEndpoints(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallIstio(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
 	objs := append(fixture(),
 		istiotest.VirtualService("twin", "one", []string{"twin.apps.example.com"}, []string{"istio-system/public"}, nil, "ttl", "30"),
 		istiotest.VirtualService("twin-x", "two", []string{"twin.apps.example.com"}, []string{"istio-system/public"}, nil, "ttl", "90"))
-	sourcetest.Create(t, api.Client(t), dyn, objs...)
-	env := source.Env{Kube: api.Client(t), Dynamic: dyn}
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallIstio, objs...)
+	env := source.Env{Kube: kube, Dynamic: dyn}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	for _, tc := range []struct {

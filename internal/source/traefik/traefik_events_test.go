@@ -8,7 +8,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -21,13 +20,8 @@ import (
 // publishes there — merged kind by kind as Endpoints merges, so that a traefik.io route sharing a
 // name with a legacy one gives the record its TTL and resource whatever their namespace/name order.
 func TestTraefikLegacyEventsNameTheirRoutes(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallTraefik(t, api, true)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, api.Client(t), dyn,
+	withLegacy := func(t testing.TB, api *testbed.KubeAPIServer) []string { return testbed.InstallTraefik(t, api, true) }
+	_, dyn := sourcetest.StartCluster(t, withLegacy,
 		route(Group, "IngressRoute", "default", "b", []string{"Host(`shared.example.com`)"}, "target", "192.0.2.2", "ttl", "120"),
 		route(LegacyGroup, "IngressRoute", "default", "a", []string{"Host(`shared.example.com`)"}, "target", "192.0.2.1", "ttl", "60"),
 		route(Group, "IngressRoute", "default", "twin", []string{"Host(`twin-new.example.com`)"}, "target", "192.0.2.3"),
