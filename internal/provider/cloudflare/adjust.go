@@ -15,6 +15,11 @@ import (
 //
 //   - legacy property names (external-dns.alpha.kubernetes.io/cloudflare-proxied, any prefix) take
 //     their v0.23 names (cloudflare/proxied), and other providers' properties are dropped;
+//   - an ownership TXT (one the registry labels with the record it guards) loses cloudflare/proxied
+//     and cloudflare/region-key, which it copies from its record but Cloudflare keeps on no TXT: it
+//     lists unproxied and without a region key, so the registry, comparing in this form, does not
+//     rewrite it with the same value after a listing. A TXT an object declares keeps them, to be
+//     refused by Capabilities;
 //   - cloudflare/proxied is always set: the annotation, else --cloudflare-proxied, and "false" for a
 //     type Cloudflare cannot proxy unless the object asked for it (then Capabilities refuses it, a
 //     problem on the object rather than a record silently published otherwise);
@@ -33,6 +38,10 @@ func (p *Provider) AdjustEndpoints(_ context.Context, desired []*endpoint.Endpoi
 	for _, e := range desired {
 		c := e.DeepCopy()
 		c.ProviderSpecific = ownProperties(c.ProviderSpecific)
+		if c.RecordType == endpoint.RecordTypeTXT && c.Labels[endpoint.OwnedRecordLabelKey] != "" {
+			c.DeleteProviderSpecific(propProxied)
+			c.DeleteProviderSpecific(propRegionKey)
+		}
 		v, explicit := c.GetProviderSpecific(propProxied)
 		v = strings.TrimSpace(v)
 		if !explicit {
