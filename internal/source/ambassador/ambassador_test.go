@@ -14,7 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -65,14 +64,7 @@ const v2, v3 = "getambassador.io/v2", "getambassador.io/v3alpha1"
 // three forms, Services' external IPs and load balancer addresses, the target annotation, metadata
 // annotations, a Host written as v3alpha1, --namespace with a Service outside it, and bad input.
 func TestHosts(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallAmbassador(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube := api.Client(t)
-	sourcetest.Create(t, kube, dyn,
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallAmbassador,
 		service("ambassador", "edge", nil, "ip:192.0.2.1", "ip:2001:db8::1"),
 		service("default", "lb", nil, "hostname:lb.example.net"),
 		service("team-a", "fixed", []string{"198.51.100.7"}, "ip:192.0.2.9"),
@@ -162,14 +154,7 @@ func TestHosts(t *testing.T) {
 // A change of the Service a Host names reaches the Host's records: the source's handlers fire and the
 // next pass has the new address.
 func TestServiceChangeMovesTheHost(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallAmbassador(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube := api.Client(t)
-	sourcetest.Create(t, kube, dyn,
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallAmbassador,
 		service("ambassador", "edge", nil, "ip:192.0.2.1"),
 		host(v2, "default", "web", "web.example.com", "ambassador/edge"))
 	src, got, _ := sourcetest.Endpoints(t, Kind(), source.Env{Kube: kube, Dynamic: dyn}, source.Config{})

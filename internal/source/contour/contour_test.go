@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -42,13 +41,7 @@ func proxy(ns, name, fqdn string, lb []string, kv ...string) *unstructured.Unstr
 // hostname annotation, the status load balancer or the target annotation, filters, the template and
 // bad input.
 func TestHTTPProxies(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallContour(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, testbed.InstallContour,
 		proxy("default", "web", "web.example.com", []string{"192.0.2.1", "2001:db8::1"}, "ttl", "60"),
 		proxy("default", "lbhost", "lbhost.example.com", []string{"lb.example.net"}, "hostname", "alias.example.com"),
 		proxy("default", "target", "target.example.com", []string{"192.0.2.3"}, "target", "203.0.113.3"),

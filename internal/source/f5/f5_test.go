@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -90,13 +89,7 @@ func fixture() []*unstructured.Unstructured {
 // F5 VirtualServers and TransportServers on a real API server with the CRDs of F5's own module: the
 // records, the filters, --fqdn-template (which does not apply), bad input, lookups for Events.
 func TestF5Servers(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallF5(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, api.Client(t), dyn, fixture()...)
+	_, dyn := sourcetest.StartCluster(t, testbed.InstallF5, fixture()...)
 	env := source.Env{Dynamic: dyn}
 
 	vsAll := []string{

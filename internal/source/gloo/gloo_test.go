@@ -12,7 +12,6 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -77,20 +76,13 @@ func lbService(ns, name, typ string, lb ...string) *unstructured.Unstructured {
 // listeners, metadata from VirtualServices (both reference styles), targets from the target
 // annotation, a Gateway's Ingress or the Proxy's Service, --gloo-namespace, and broken references.
 func TestProxies(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallGloo(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kube := api.Client(t)
 	aggregate := map[string]any{
 		"aggregateListener": map[string]any{
 			"httpFilterChains": []any{map[string]any{"virtualHostRefs": []any{"shared", "missing-ref"}}},
 			"httpResources":    map[string]any{"virtualHosts": map[string]any{"shared": vhost([]string{"agg.example.com"}, true, "team-a/agg")}},
 		},
 	}
-	sourcetest.Create(t, kube, dyn,
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallGloo,
 		lbService("gloo-system", "gateway-proxy", "LoadBalancer", "ip=192.0.2.1", "ip=2001:db8::1"),
 		lbService("gloo-system", "internal-proxy", "ClusterIP"),
 		sourcetest.Object("gateway.solo.io/v1", "VirtualService", "team-a", "web", sourcetest.Annotations("ttl", "60"), map[string]any{}, nil),

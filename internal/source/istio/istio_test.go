@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/istio/istiotest"
@@ -60,14 +59,8 @@ func fixture() []*unstructured.Unstructured {
 
 // Gateways and VirtualServices on a real API server with the CRDs of Istio's own module.
 func TestIstioSources(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallIstio(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, api.Client(t), dyn, fixture()...)
-	env := source.Env{Kube: api.Client(t), Dynamic: dyn}
+	kube, dyn := sourcetest.StartCluster(t, testbed.InstallIstio, fixture()...)
+	env := source.Env{Kube: kube, Dynamic: dyn}
 
 	t.Run("gateway", func(t *testing.T) {
 		src, got, problems := sourcetest.Endpoints(t, GatewayKind(), env, source.Config{})

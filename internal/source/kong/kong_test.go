@@ -7,7 +7,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -27,14 +26,8 @@ func list(s ...string) []string { return s }
 // annotation, the status load balancer or the target annotation, filters, --fqdn-template (ignored) and
 // bad input.
 func TestTCPIngresses(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallKong(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
 	labelled := kongtest.TCPIngress("other", "labelled", list("lab.example.com"), list("192.0.2.9"), nil, map[string]string{"app": "db"})
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, testbed.InstallKong,
 		tcpIngress("default", "web", list("web.example.com", "", "web2.example.com"), list("192.0.2.1", "2001:db8::1"), nil, "ttl", "60"),
 		tcpIngress("default", "lbhost", list("lbhost.example.com"), nil, list("lb.example.net"), "hostname", "alias.example.com"),
 		tcpIngress("default", "target", list("target.example.com"), list("192.0.2.3"), nil, "target", "203.0.113.3"),

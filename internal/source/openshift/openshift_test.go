@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -31,14 +30,8 @@ func run(t *testing.T, env source.Env, cfg source.Config) (*source.CRDSource, []
 // canonical hostname, --openshift-router-name, the target and hostname annotations, filters, the
 // template and bad input.
 func TestRoutes(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallOpenShiftRoutes(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
 	def, ext := "router-default.apps.example.net", "router-ext.apps.example.net"
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, testbed.InstallOpenShiftRoutes,
 		route("default", "web", "web.example.com", []admission{{"web.example.com", "default", def, "True"}}, nil, "ttl", "60"),
 		// The status host counts, not spec.host.
 		route("default", "moved", "spec.example.com", []admission{{"status.example.com", "default", def, "True"}}, nil),

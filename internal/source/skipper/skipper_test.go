@@ -9,7 +9,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -28,17 +27,11 @@ func list(s ...string) []string { return s }
 // RouteGroups on a real API server with the CRD of Skipper's own module: spec.hosts and the hostname
 // annotation, the status load balancer or the target annotation, filters, the template and bad input.
 func TestRouteGroups(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallSkipper(t, api)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
 	rg := func(ns, name string, hosts, ips, lbNames []string, kv ...string) *unstructured.Unstructured {
 		return routeGroup("zalando.org/v1", ns, name, hosts, ips, lbNames, kv...)
 	}
 	labelled := skippertest.RouteGroup("zalando.org/v1", "other", "labelled", list("lab.example.com"), list("192.0.2.9"), nil, map[string]string{"app": "web"})
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, testbed.InstallSkipper,
 		rg("default", "web", list("web.example.com", "web2.example.com"), list("192.0.2.1", "2001:db8::1"), nil, "ttl", "60"),
 		rg("default", "lbhost", list("lbhost.example.com"), nil, list("lb.example.net"), "hostname", "alias.example.com"),
 		rg("default", "target", list("target.example.com"), list("192.0.2.3"), nil, "target", "203.0.113.3"),
@@ -106,14 +99,10 @@ func TestRouteGroups(t *testing.T) {
 // --skipper-routegroup-groupversion reads RouteGroups of that group and version, and only those; a value
 // that is not <group>/<version> is refused naming the flag.
 func TestRouteGroupVersionFlag(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallSkipper(t, api)
-	testbed.InstallSkipperInGroup(t, api, "routing.example.org")
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
+	bothGroups := func(t testing.TB, api *testbed.KubeAPIServer) []string {
+		return append(testbed.InstallSkipper(t, api), testbed.InstallSkipperInGroup(t, api, "routing.example.org")...)
 	}
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, bothGroups,
 		routeGroup("zalando.org/v1", "default", "std", list("std.example.com"), list("192.0.2.1"), nil),
 		routeGroup("routing.example.org/v1", "default", "moved", list("moved.example.com"), list("192.0.2.2"), nil),
 	)

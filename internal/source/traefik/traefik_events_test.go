@@ -11,7 +11,6 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
-	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // With --traefik-enable-legacy the routes of both API groups name themselves in their events, as
@@ -20,8 +19,7 @@ import (
 // publishes there — merged kind by kind as Endpoints merges, so that a traefik.io route sharing a
 // name with a legacy one gives the record its TTL and resource whatever their namespace/name order.
 func TestTraefikLegacyEventsNameTheirRoutes(t *testing.T) {
-	withLegacy := func(t testing.TB, api *testbed.KubeAPIServer) []string { return testbed.InstallTraefik(t, api, true) }
-	_, dyn := sourcetest.StartCluster(t, withLegacy,
+	_, dyn := sourcetest.StartCluster(t, installWithLegacy,
 		route(Group, "IngressRoute", "default", "b", []string{"Host(`shared.example.com`)"}, "target", "192.0.2.2", "ttl", "120"),
 		route(LegacyGroup, "IngressRoute", "default", "a", []string{"Host(`shared.example.com`)"}, "target", "192.0.2.1", "ttl", "60"),
 		route(Group, "IngressRoute", "default", "twin", []string{"Host(`twin-new.example.com`)"}, "target", "192.0.2.3"),

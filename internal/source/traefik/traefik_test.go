@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
@@ -20,6 +19,16 @@ import (
 )
 
 const ann = sourcetest.AnnotationPrefix
+
+// installWithLegacy and installWithoutLegacy install the route CRDs of traefik.io, the first also
+// those of the legacy group traefik.containo.us, in the form sourcetest.StartCluster takes.
+func installWithLegacy(t testing.TB, api *testbed.KubeAPIServer) []string {
+	return testbed.InstallTraefik(t, api, true)
+}
+
+func installWithoutLegacy(t testing.TB, api *testbed.KubeAPIServer) []string {
+	return testbed.InstallTraefik(t, api, false)
+}
 
 // route builds a route of kind (IngressRoute, IngressRouteTCP, IngressRouteUDP) in group with rules and
 // annotations kv (sourcetest.Annotations).
@@ -38,13 +47,7 @@ func route(group, kind, ns, name string, rules []string, kv ...string) *unstruct
 // from Host rules and the hostname annotation, targets from the target annotation only, the group
 // flags, the filters and the template, and bad input as Problems naming the field.
 func TestTraefikRoutes(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallTraefik(t, api, true)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, api.Client(t), dyn,
+	_, dyn := sourcetest.StartCluster(t, installWithLegacy,
 		route(Group, "IngressRoute", "default", "web", []string{"Host(`a.example.com`, `b.example.com`) && PathPrefix(`/`)", "Host(`c.example.com`) || HostRegexp(`^x$`)"},
 			"target", "192.0.2.1", "ttl", "120"),
 		route(Group, "IngressRouteTCP", "default", "tcp", []string{"HostSNI(`tcp.example.com`)", "HostSNI(`*`)"}, "target", "lb.example.net"),
@@ -127,12 +130,7 @@ func TestTraefikRoutes(t *testing.T) {
 
 // A route change reaches the handlers, and the next pass has it.
 func TestTraefikFollowsChanges(t *testing.T) {
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallTraefik(t, api, false)
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kube, dyn := sourcetest.StartCluster(t, installWithoutLegacy)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	src, err := Kind().New(ctx, source.Env{Dynamic: dyn})
@@ -141,7 +139,7 @@ func TestTraefikFollowsChanges(t *testing.T) {
 	}
 	fired := make(chan struct{}, 10)
 	src.AddEventHandler(func() { fired <- struct{}{} })
-	sourcetest.Create(t, api.Client(t), dyn, route(Group, "IngressRouteTCP", "default", "late", []string{"HostSNI(`late.example.com`)"}, "target", "192.0.2.9"))
+	sourcetest.Create(t, kube, dyn, route(Group, "IngressRouteTCP", "default", "late", []string{"HostSNI(`late.example.com`)"}, "target", "192.0.2.9"))
 	select {
 	case <-fired:
 	case <-time.After(10 * time.Second):
