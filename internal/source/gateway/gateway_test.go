@@ -11,13 +11,13 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 	gt "github.com/zonekeeper/zonekeeper/internal/source/gateway/gatewaytest"
+	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
@@ -33,17 +33,12 @@ type cluster struct {
 
 func startCluster(t *testing.T) *cluster {
 	t.Helper()
-	api := testbed.StartKubeAPIServer(t)
-	testbed.InstallGatewayAPI(t, api)
+	api, kube, dyn := sourcetest.StartClusterServer(t, testbed.InstallGatewayAPI)
 	gw, err := gwclient.NewForConfig(api.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dyn, err := dynamic.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &cluster{api: api, clients: gt.Clients{Kube: api.Client(t), Gateway: gw, Dynamic: dyn}}
+	return &cluster{api: api, clients: gt.Clients{Kube: kube, Gateway: gw, Dynamic: dyn}}
 }
 
 // run creates the objects, builds the kind's source with cfg, and returns its endpoints (one line
