@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/zonekeeper/zonekeeper/internal/app"
 	"github.com/zonekeeper/zonekeeper/internal/source/sourcetest"
@@ -150,12 +149,6 @@ func crdCluster(t *testing.T, install func(testing.TB, *testbed.KubeAPIServer) [
 // crdClusterServer is crdCluster, also returning the API server.
 func crdClusterServer(t *testing.T, install func(testing.TB, *testbed.KubeAPIServer) []string, source string, objs []*unstructured.Unstructured) (*testbed.KubeAPIServer, []string) {
 	t.Helper()
-	kube := testbed.StartKubeAPIServer(t)
-	install(t, kube)
-	dyn, err := dynamic.NewForConfig(kube.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sourcetest.Create(t, kube.Client(t), dyn, objs...)
+	kube, _, _ := sourcetest.StartClusterServer(t, install, objs...)
 	return kube, []string{"--kubeconfig=" + kube.Kubeconfig, "--source=" + source}
 }
