@@ -163,6 +163,8 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 		if obs.metrics != nil {
 			prov = obs.metrics.InstrumentProvider(kindName, prov)
 		}
+		// Outside the metrics: the drop is not the provider's call to time.
+		prov = provider.OwnPropertiesOnly(prov, providers[i].kind.Properties)
 		reg, err := buildRegistry(cfg, prov, kube, log)
 		if err != nil {
 			return nil, err

@@ -32,6 +32,14 @@ type Kind struct {
 	// Zones returns the zones the kind's flags name (--rfc2136-zone): the mass-change guard counts
 	// changes by them, whichever kind is selected. Optional.
 	Zones func() []string
+	// Properties are the provider-specific properties the kind's provider reads, as ReadsProperty
+	// matches them: "aws/" is every property of that namespace, "*/cloudflare-proxied" that name under
+	// any prefix (the legacy full annotation keys). Sources copy every aws-, coredns-, webhook-, scw-,
+	// azure- and cloudflare- annotation to a property whichever kind runs; each view's provider sees
+	// only the namespaced properties its kind reads (OwnPropertiesOnly), as external-dns's source
+	// post-processor keeps only "<--provider>/" ones, and a property no configured kind reads is a
+	// problem on its object. A property without "/" (alias) is no kind's and reaches every provider.
+	Properties []string
 
 	// NoViews, when set, says why the kind cannot publish --view views.
 	NoViews string
@@ -54,6 +62,30 @@ type Kind struct {
 // each returns its kind, bound to itself.
 type Settings interface {
 	Kind() Kind
+}
+
+// ReadsProperty reports whether the kind's provider reads the provider-specific property name: a name
+// without "/" is not namespaced and always read; a namespaced one must match one of Properties.
+func (k Kind) ReadsProperty(name string) bool { return ReadsProperty(k.Properties, name) }
+
+// ReadsProperty reports whether the patterns (Kind.Properties) take the property name: a pattern
+// ending in "/" takes the names it prefixes, "*/x" a name whose last "/"-separated part is x. A name
+// without "/" is taken by any patterns.
+func ReadsProperty(patterns []string, name string) bool {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return true
+	}
+	for _, p := range patterns {
+		if last, ok := strings.CutPrefix(p, "*/"); ok {
+			if name[i+1:] == last {
+				return true
+			}
+		} else if strings.HasSuffix(p, "/") && strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Names returns the kind's name and its aliases.

@@ -35,6 +35,7 @@ type AWSFlags struct {
 func (s *AWSFlags) Kind() provider.Kind {
 	return provider.Kind{
 		Name: "aws", Summary: "Route 53",
+		Properties: []string{"aws/"},
 		Defaults: func() {
 			*s = AWSFlags{AWSBatchChangeSize: 1000, AWSBatchChangeSizeBytes: 32000, AWSBatchChangeSizeValues: 1000,
 				AWSEvaluateTargetHealth: true, AWSAPIRetries: 3, AWSRequestsPerSecond: 5}

@@ -36,6 +36,9 @@ type CloudflareFlags struct {
 func (s *CloudflareFlags) Kind() provider.Kind {
 	return provider.Kind{
 		Name: "cloudflare", Summary: "Cloudflare DNS",
+		// cloudflare/ and the legacy full annotation keys under any prefix, which adjust.go renames.
+		Properties: []string{"cloudflare/", "*/cloudflare-proxied", "*/cloudflare-record-comment", "*/cloudflare-tags",
+			"*/cloudflare-region-key", "*/cloudflare-custom-hostname"},
 		Defaults: func() {
 			*s = CloudflareFlags{CloudflareDNSRecordsPerPage: DefaultRecordsPerPage,
 				CloudflareCustomHostnamesMinTLSVersion: "1.0", CloudflareCustomHostnamesCertificateAuthority: "none",

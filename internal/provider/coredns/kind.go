@@ -22,7 +22,7 @@ type CoreDNSFlags struct {
 // Kind is --provider=coredns (or skydns, external-dns's old name).
 func (s *CoreDNSFlags) Kind() provider.Kind {
 	return provider.Kind{
-		Name: "coredns", Aliases: []string{"skydns"},
+		Name: "coredns", Aliases: []string{"skydns"}, Properties: []string{"coredns/"},
 		Defaults: func() { *s = CoreDNSFlags{CoreDNSPrefix: DefaultPrefix} },
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&s.CoreDNSPrefix, "coredns-prefix", s.CoreDNSPrefix, "etcd key prefix the coredns provider writes under")

@@ -22,6 +22,8 @@ type WebhookFlags struct {
 func (s *WebhookFlags) Kind() provider.Kind {
 	return provider.Kind{
 		Name: "webhook", Summary: "a webhook provider at --webhook-provider-url",
+		// As external-dns: only webhook/ properties reach the server (webhook-* annotations).
+		Properties: []string{"webhook/"},
 		Defaults: func() {
 			*s = WebhookFlags{WebhookProviderURL: "http://localhost:8888", WebhookProviderReadTimeout: 5 * time.Second,
 				WebhookProviderWriteTimeout: 10 * time.Second}

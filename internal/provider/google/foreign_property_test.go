@@ -1,0 +1,103 @@
+package google
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/googlednsemu"
+	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
+)
+
+// batchRecorder keeps each change batch the registry hands the provider, then forwards it.
+type batchRecorder struct {
+	provider.Wrapped
+	mu      sync.Mutex
+	batches []*plan.Changes
+}
+
+func (c *batchRecorder) ApplyChanges(ctx context.Context, changes *plan.Changes) error {
+	c.mu.Lock()
+	c.batches = append(c.batches, changes)
+	c.mu.Unlock()
+	return c.Provider.ApplyChanges(ctx, changes)
+}
+
+// lastTXTChanges names the TXT changes of the last batch sent.
+func (c *batchRecorder) lastTXTChanges(t *testing.T) []string {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.batches) == 0 {
+		t.Fatal("no batch was sent")
+	}
+	last := c.batches[len(c.batches)-1]
+	var out []string
+	for _, e := range append(append(last.Create, last.UpdateNew...), last.Delete...) {
+		if e.RecordType == endpoint.RecordTypeTXT {
+			out = append(out, fmt.Sprintf("%s %v", e.DNSName, e.ProviderSpecific))
+		}
+	}
+	return out
+}
+
+// TestAnotherProvidersPropertyDoesNotRewriteTheRecord: sources copy every cloudflare-, aws-, azure-
+// annotation to a property, whichever provider runs (a chart shared with a Cloudflare cluster sets
+// cloudflare-proxied). Cloud DNS reads no property, so a record and its ownership TXT list without
+// them. Once the registry's cache comes from a listing, the unchanged record must plan nothing, and
+// updating its target must not rewrite its TXT.
+func TestAnotherProvidersPropertyDoesNotRewriteTheRecord(t *testing.T) {
+	emu, base, key := emulator(t, googlednsemu.Options{})
+	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
+	rec := &batchRecorder{Wrapped: provider.Wrapped{Provider: newTestProvider(t, base, key, Config{})}}
+	// As the app builds a view's provider: its kind's properties only (provider.OwnPropertiesOnly).
+	reg, err := txt.New(provider.OwnPropertiesOnly(rec, (&GoogleFlags{}).Kind().Properties), txt.Config{OwnerID: "x", CacheInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testCtx(t)
+	const name = "web.example.com"
+	desired := func(target string) []*endpoint.Endpoint {
+		e := ep(name, endpoint.RecordTypeA, 300, target).WithProviderSpecific("cloudflare/proxied", "true").
+			WithProviderSpecific("aws/evaluate-target-health", "true")
+		out, err := reg.AdjustEndpoints(ctx, []*endpoint.Endpoint{e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	listed := func() []*endpoint.Endpoint {
+		reg.Invalidate()
+		eps, err := reg.Records(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range eps {
+			if e.DNSName == name && e.RecordType == endpoint.RecordTypeA && e.Labels[endpoint.OwnerLabelKey] == "x" {
+				return []*endpoint.Endpoint{e}
+			}
+		}
+		t.Fatalf("%s not listed as ours: %v", name, eps)
+		return nil
+	}
+
+	if err := reg.ApplyChanges(ctx, &plan.Changes{Create: desired("192.0.2.1")}); err != nil {
+		t.Fatal(err)
+	}
+	res := plan.Calculate(plan.Input{Desired: desired("192.0.2.1"), Current: listed(), OwnerID: "x", Policy: plan.PolicySync,
+		ManagedRecordTypes: []string{endpoint.RecordTypeA}})
+	if res.Changes.HasChanges() {
+		t.Errorf("after a listing, the unchanged record plans update %v, want nothing", res.Changes.UpdateNew)
+	}
+	if err := reg.ApplyChanges(ctx, &plan.Changes{UpdateOld: listed(), UpdateNew: desired("192.0.2.2")}); err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.lastTXTChanges(t); len(got) != 0 {
+		t.Errorf("after a listing, updating the target also sent TXT changes %q, want none", got)
+	}
+}
