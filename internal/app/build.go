@@ -260,6 +260,7 @@ func sourceConfig(cfg config.Config) source.Config {
 		PodSourceDomain:                cfg.PodSourceDomain,
 		IgnoreNonHostNetworkPods:       cfg.IgnoreNonHostNetworkPods,
 		ExposeInternalIPv6:             cfg.ExposeInternalIPv6,
+		ProviderProperties:             providerProperties(cfg),
 	}
 }
 

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
+	"github.com/zonekeeper/zonekeeper/internal/source"
 	"github.com/zonekeeper/zonekeeper/internal/view"
 )
 
@@ -142,4 +144,33 @@ func joinPrefixes(ps []netip.Prefix) string {
 		out[i] = p.String()
 	}
 	return strings.Join(out, ",")
+}
+
+// providerProperties tells the sources which provider kinds read which provider-specific properties:
+// every view's kind is configured. Nil when the kinds cannot be resolved (build then fails on them).
+func providerProperties(cfg config.Config) *source.PropertyReaders {
+	specs, err := viewSpecs(cfg)
+	if err != nil {
+		return nil
+	}
+	kinds, err := viewKinds(&cfg, specs)
+	if err != nil {
+		return nil
+	}
+	var configured []string
+	for _, k := range kinds {
+		if !slices.Contains(configured, k.Name) {
+			configured = append(configured, k.Name)
+		}
+	}
+	all := providerkinds.All(&cfg.Settings)
+	return &source.PropertyReaders{Configured: configured, ReadBy: func(name string) []string {
+		var out []string
+		for _, k := range all {
+			if k.ReadsProperty(name) {
+				out = append(out, k.Name)
+			}
+		}
+		return out
+	}}
 }

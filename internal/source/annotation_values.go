@@ -181,6 +181,10 @@ func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 					o.problem(annotationField(k), v, "not an annotation Cloudflare reads (known: "+strings.Join(cloudflareAnnotations, ", ")+")")
 					break
 				}
+				if why := o.reader.properties.unread(p.property + rest); why != "" {
+					o.problem(annotationField(k), v, why)
+					break
+				}
 				ps = append(ps, endpoint.ProviderSpecificProperty{Name: p.property + rest, Value: v})
 				break
 			}

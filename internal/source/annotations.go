@@ -41,6 +41,8 @@ type annotationReader struct {
 	// fullKeys maps a known key to its full annotation keys in priority order, precomputed so that
 	// lookups do not build strings.
 	fullKeys map[string][]string
+	// properties are Config.ProviderProperties: which provider-specific properties are applied.
+	properties *PropertyReaders
 }
 
 func newAnnotationReader(customPrefix string) (annotationReader, error) {

@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"text/template"
 
@@ -89,6 +90,43 @@ type Config struct {
 	// SkipResources are optional resources ("endpointslices.discovery.k8s.io") that RBAC denies: the
 	// source runs without them (set by Deferred, not by a flag).
 	SkipResources []string
+	// ProviderProperties are the provider kinds that read provider-specific properties. A namespaced
+	// property ("cloudflare/proxied", from a cloudflare- annotation or a DNSEndpoint's
+	// providerSpecific) that no kind configured in this process reads, in any view, is a problem on
+	// its object naming the annotation or the field, and is dropped: external-dns drops it without a
+	// word. One that some view's kind reads is kept; each view's provider drops what its kind does not
+	// read (provider.OwnPropertiesOnly). nil: every property is kept and none is reported.
+	ProviderProperties *PropertyReaders
+}
+
+// PropertyReaders are the provider kinds of the process, for Config.ProviderProperties.
+type PropertyReaders struct {
+	// Configured are the kinds this process publishes with (--provider and every --view-provider).
+	Configured []string
+	// ReadBy returns every kind, configured or not, whose provider reads the named property.
+	ReadBy func(name string) []string
+}
+
+// unread says why the named property is not applied: no configured kind reads it. It returns ""
+// when one does, when the name is not namespaced (alias), and when r is nil.
+func (r *PropertyReaders) unread(name string) string {
+	if r == nil || !strings.Contains(name, "/") {
+		return ""
+	}
+	readers := r.ReadBy(name)
+	for _, k := range readers {
+		if slices.Contains(r.Configured, k) {
+			return ""
+		}
+	}
+	configured := "--provider=" + strings.Join(r.Configured, "") + " does not read it"
+	if len(r.Configured) > 1 {
+		configured = "none of the providers configured (" + strings.Join(r.Configured, ", ") + ") reads it"
+	}
+	if len(readers) == 0 {
+		return "no provider reads this property; " + configured + ": not applied"
+	}
+	return "read only by --provider=" + strings.Join(readers, ", --provider=") + "; " + configured + ": not applied"
 }
 
 // DefaultConfig returns the flag defaults.
@@ -124,6 +162,7 @@ func compile(cfg Config) (*compiled, error) {
 	if c.annotations, err = newAnnotationReader(cfg.AnnotationPrefix); err != nil {
 		return nil, err
 	}
+	c.annotations.properties = cfg.ProviderProperties
 	if s := strings.TrimSpace(cfg.LabelFilter); s != "" {
 		if c.labelSelector, err = labels.Parse(s); err != nil {
 			return nil, fmt.Errorf("--label-filter %q: %w", cfg.LabelFilter, err)

@@ -224,6 +224,13 @@ func (c *compiled) dnsEndpointEndpoints(d *DNSEndpoint, problems *problemList) [
 			o.problem(field+".recordType", "", "a record type is required")
 			continue
 		}
+		c.applicableProperties(o, e, field)
+		// The registry labels ownership TXTs with the record they guard; from an object, the label
+		// would make a provider take the entry for one (Cloudflare's adjust).
+		if v, ok := e.Labels[endpoint.OwnedRecordLabelKey]; ok {
+			o.problem(field+".labels."+endpoint.OwnedRecordLabelKey, v, "set by the TXT registry on ownership records, never by an object: ignored")
+			delete(e.Labels, endpoint.OwnedRecordLabelKey)
+		}
 		entries := []*endpoint.Endpoint{e}
 		if len(e.Targets) == 0 && len(c.DefaultTargets) > 0 && isAddressType(e.RecordType) {
 			entries = defaultTargetEndpoints(e, c.DefaultTargets)
@@ -243,4 +250,23 @@ func (c *compiled) dnsEndpointEndpoints(d *DNSEndpoint, problems *problemList) [
 		}
 	}
 	return out
+}
+
+// applicableProperties drops from e (a copy) the properties no configured provider kind reads, each a
+// problem naming its field (Config.ProviderProperties).
+func (c *compiled) applicableProperties(o *objectInput, e *endpoint.Endpoint, field string) {
+	if c.annotations.properties == nil {
+		return
+	}
+	kept := e.ProviderSpecific[:0:0]
+	for j, p := range e.ProviderSpecific {
+		if why := c.annotations.properties.unread(p.Name); why != "" {
+			o.problem(fmt.Sprintf("%s.providerSpecific[%d]", field, j), p.Name+"="+p.Value, why)
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) < len(e.ProviderSpecific) {
+		e.ProviderSpecific = kept
+	}
 }
