@@ -9,7 +9,9 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +24,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/conformance"
+	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
 	"github.com/zonekeeper/zonekeeper/internal/provider/pdns"
 	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
@@ -336,5 +339,87 @@ func TestWebhookProviderFailingEveryOtherRequest(t *testing.T) {
 	time.Sleep(15 * time.Second)
 	if n := flap.requests.Load() - before; n != 0 {
 		t.Errorf("%d webhook requests in 15 quiet seconds after convergence (resync is 1 h)", n)
+	}
+}
+
+// webhookPropertySpy is the provider behind a recording webhook server: it notes the name of every
+// provider-specific property it is sent, to adjust or to apply.
+type webhookPropertySpy struct {
+	provider.Wrapped
+	mu    sync.Mutex
+	names map[string]bool
+}
+
+func (s *webhookPropertySpy) note(eps []*endpoint.Endpoint) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range eps {
+		for _, p := range e.ProviderSpecific {
+			s.names[p.Name] = true
+		}
+	}
+}
+
+func (s *webhookPropertySpy) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint) ([]*endpoint.Endpoint, error) {
+	s.note(eps)
+	return s.Wrapped.AdjustEndpoints(ctx, eps)
+}
+
+func (s *webhookPropertySpy) ApplyChanges(ctx context.Context, c *plan.Changes) error {
+	s.note(c.Create)
+	s.note(c.UpdateNew)
+	return s.Provider.ApplyChanges(ctx, c)
+}
+
+func (s *webhookPropertySpy) sorted() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.names))
+	for n := range s.names {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Provider-specific annotations with --provider=webhook, zonekeeper against the real external-dns as
+// the client of a recording webhook server: both send it the webhook- annotation's webhook/ property
+// and nothing of the aws- and cloudflare- ones (external-dns's post-processor keeps only
+// "<--provider>/" properties; zonekeeper drops them per view, and reports them on the object since no
+// configured provider reads them).
+func TestWebhookClientsSendOnlyWebhookProperties(t *testing.T) {
+	for _, peer := range testbed.ExternalDNSPeers(t) {
+		t.Run(peer.Version, func(t *testing.T) {
+			kube := testbed.StartKubeAPIServer(t)
+			e := &env{kube: kube, client: kube.Client(t), peer: peer}
+			e.createIngress(t, ingress("props", "default", map[string]string{
+				"external-dns.alpha.kubernetes.io/aws-weight":         "10",
+				"external-dns.alpha.kubernetes.io/cloudflare-proxied": "true",
+				"external-dns.alpha.kubernetes.io/webhook-zone-tag":   "blue",
+			}, "props.example.com"), "192.0.2.81")
+			sent := map[string][]string{}
+			for _, client := range []struct {
+				name string
+				run  func(url string)
+			}{
+				{"external-dns", func(url string) { runExternalDNSWebhookClient(t, e, url) }},
+				{"zonekeeper", func(url string) {
+					e.expectPlan(t, app.ExitHasChanges, "CREATE", "--kubeconfig="+kube.Kubeconfig, "--source=ingress", "--provider=webhook",
+						"--webhook-provider-url="+url, "--registry=txt", "--txt-owner-id=ext", "--domain-filter=example.com")
+				}},
+			} {
+				spy := &webhookPropertySpy{Wrapped: provider.Wrapped{Provider: inmemory.New("example.com")}, names: map[string]bool{}}
+				srv := httptest.NewServer(webhook.Handler(spy, plan.DomainFilter{}, nil))
+				client.run(srv.URL)
+				srv.Close()
+				sent[client.name] = spy.sorted()
+			}
+			want := []string{"webhook/zone-tag"}
+			for name, got := range sent {
+				if !slices.Equal(got, want) {
+					t.Errorf("%s sent the webhook server properties %q, want %q", name, got, want)
+				}
+			}
+		})
 	}
 }
