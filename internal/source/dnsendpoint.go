@@ -231,6 +231,12 @@ func (c *compiled) dnsEndpointEndpoints(d *DNSEndpoint, problems *problemList) [
 			o.problem(field+".labels."+endpoint.OwnedRecordLabelKey, v, "set by the TXT registry on ownership records, never by an object: ignored")
 			delete(e.Labels, endpoint.OwnedRecordLabelKey)
 		}
+		// Ownership comes from the registry (--txt-owner-id), never from the object: a forged owner
+		// would claim or disown a record.
+		if v, ok := e.Labels[endpoint.OwnerLabelKey]; ok {
+			o.problem(field+".labels."+endpoint.OwnerLabelKey, v, "ownership is set by the registry (--txt-owner-id), never by an object: ignored")
+			delete(e.Labels, endpoint.OwnerLabelKey)
+		}
 		entries := []*endpoint.Endpoint{e}
 		if len(e.Targets) == 0 && len(c.DefaultTargets) > 0 && isAddressType(e.RecordType) {
 			entries = defaultTargetEndpoints(e, c.DefaultTargets)
@@ -243,8 +249,6 @@ func (c *compiled) dnsEndpointEndpoints(d *DNSEndpoint, problems *problemList) [
 			if e.Labels == nil {
 				e.Labels = endpoint.Labels{}
 			}
-			// Ownership labels come from the registry, never from the object.
-			delete(e.Labels, endpoint.OwnerLabelKey)
 			e.Labels[endpoint.ResourceLabelKey] = resource
 			out = append(out, e)
 		}

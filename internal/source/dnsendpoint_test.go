@@ -29,7 +29,8 @@ func TestDNSEndpointEntriesAreValidatedOneByOne(t *testing.T) {
 	if eps[0].Resource() != "crd/default/mixed" || eps[0].Owner() != "" {
 		t.Fatalf("labels %v: resource must be set and a forged owner dropped", eps[0].Labels)
 	}
-	want := []string{"spec.endpoints[1].targets[0]", "spec.endpoints[2].dnsName", "spec.endpoints[3].recordType"}
+	// The forged owner is a problem too (it was dropped without one before): ownership is the registry's.
+	want := []string{"spec.endpoints[0].labels.owner", "spec.endpoints[1].targets[0]", "spec.endpoints[2].dnsName", "spec.endpoints[3].recordType"}
 	if len(problems.items) != len(want) {
 		t.Fatalf("problems %v", problems.items)
 	}
@@ -37,6 +38,9 @@ func TestDNSEndpointEntriesAreValidatedOneByOne(t *testing.T) {
 		if p.Field != want[i] || p.Object.Kind != "DNSEndpoint" || p.Object.Name != "mixed" {
 			t.Errorf("problem %d = %+v, want field %s on DNSEndpoint default/mixed", i, p, want[i])
 		}
+	}
+	if p := problems.items[0]; p.Value != "forged" || !strings.Contains(p.Reason, "--txt-owner-id") {
+		t.Errorf("owner problem %+v: want the value and that the registry sets ownership", p)
 	}
 	// The object's spec is not modified.
 	if d.Spec.Endpoints[0].DNSName != "OK.example.com" || d.Spec.Endpoints[0].RecordType != "a" {
