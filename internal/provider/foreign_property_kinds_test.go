@@ -54,9 +54,12 @@ func (c *batchCounter) ApplyChanges(ctx context.Context, changes *plan.Changes) 
 // TestNoKindRewritesARecordForAnotherKindsProperty runs each kind that starts in-process or against
 // the testbed, built as the app builds a view's provider (its Kind's flags and New, then
 // OwnPropertiesOnly with its Kind's Properties), under the TXT registry and the controller. Sources
-// copy every cloudflare-, aws-, scw- annotation to a property whichever kind runs; a kind that does
-// not read them lists the record without them. After a listing, the second sync must plan nothing:
-// before the drop, google and azure rewrote the record and its TXT on every listing.
+// copy every cloudflare-, aws-, scw- annotation to a property whichever kind runs, and the alias
+// annotation to the un-namespaced alias property; a kind that does not read them lists the record
+// without them. After a listing, the second sync must plan nothing: before the drop, google and azure
+// rewrote the record and its TXT on every listing, and before alias was Route 53's (and a webhook's)
+// alone, google, azure, coredns, pdns and rfc2136 did so for an A or CNAME record with alias=true or
+// alias=false.
 func TestNoKindRewritesARecordForAnotherKindsProperty(t *testing.T) {
 	cases := []kindCase{
 		{"google", startGoogle},
@@ -104,13 +107,18 @@ func TestNoKindRewritesARecordForAnotherKindsProperty(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeA, 300, "192.0.2.1").
-				WithProviderSpecific("aws/evaluate-target-health", "true").
-				WithProviderSpecific("cloudflare/proxied", "true").
-				WithProviderSpecific("external-dns.alpha.kubernetes.io/cloudflare-record-comment", "legacy").
-				WithProviderSpecific("scw/anything", "x")
-			ctrl := controller.New(providertest.FixedSource{e}, reg, controller.Settings{OwnerID: providertest.OwnerID, Policy: plan.PolicySync,
-				ManagedRecordTypes: []string{endpoint.RecordTypeA}}, slog.New(slog.DiscardHandler))
+			desired := providertest.FixedSource{
+				endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeA, 300, "192.0.2.1").
+					WithProviderSpecific("aws/evaluate-target-health", "true").
+					WithProviderSpecific("cloudflare/proxied", "true").
+					WithProviderSpecific("external-dns.alpha.kubernetes.io/cloudflare-record-comment", "legacy").
+					WithProviderSpecific("scw/anything", "x"),
+				endpoint.NewWithTTL("alias-true.example.com", endpoint.RecordTypeA, 300, "192.0.2.2").WithProviderSpecific("alias", "true"),
+				endpoint.NewWithTTL("alias-false.example.com", endpoint.RecordTypeA, 300, "192.0.2.3").WithProviderSpecific("alias", "false"),
+				endpoint.NewWithTTL("alias-cname.example.com", endpoint.RecordTypeCNAME, 300, "web.example.com").WithProviderSpecific("alias", "true"),
+			}
+			ctrl := controller.New(desired, reg, controller.Settings{OwnerID: providertest.OwnerID, Policy: plan.PolicySync,
+				ManagedRecordTypes: []string{endpoint.RecordTypeA, endpoint.RecordTypeCNAME}}, slog.New(slog.DiscardHandler))
 			if _, err := ctrl.RunOnce(ctx); err != nil {
 				t.Fatal(err)
 			}

@@ -34,11 +34,12 @@ type Kind struct {
 	Zones func() []string
 	// Properties are the provider-specific properties the kind's provider reads, as ReadsProperty
 	// matches them: "aws/" is every property of that namespace, "*/cloudflare-proxied" that name under
-	// any prefix (the legacy full annotation keys). Sources copy every aws-, coredns-, webhook-, scw-,
-	// azure- and cloudflare- annotation to a property whichever kind runs; each view's provider sees
-	// only the namespaced properties its kind reads (OwnPropertiesOnly), as external-dns's source
-	// post-processor keeps only "<--provider>/" ones, and a property no configured kind reads is a
-	// problem on its object. A property without "/" (alias) is no kind's and reaches every provider.
+	// any prefix (the legacy full annotation keys), "alias" that un-namespaced property. Sources copy
+	// every aws-, coredns-, webhook-, scw-, azure- and cloudflare- annotation to a property, and the
+	// alias annotation to alias, whichever kind runs; each view's provider sees only the properties its
+	// kind reads (OwnPropertiesOnly), and a property no configured kind reads is a problem on its
+	// object. external-dns's post-processor keeps alias for every provider; one that does not read it
+	// lists the record without it and rewrites it, with its ownership TXT, after every listing.
 	Properties []string
 
 	// NoViews, when set, says why the kind cannot publish --view views.
@@ -64,24 +65,38 @@ type Settings interface {
 	Kind() Kind
 }
 
-// ReadsProperty reports whether the kind's provider reads the provider-specific property name: a name
-// without "/" is not namespaced and always read; a namespaced one must match one of Properties.
+// ReadsProperty reports whether the kind's provider reads the provider-specific property name (see
+// ReadsProperty).
 func (k Kind) ReadsProperty(name string) bool { return ReadsProperty(k.Properties, name) }
 
+// SharedProperty reports whether name is a provider-specific property without a namespace that some
+// providers read: alias (Route 53, and a webhook's server). Like a namespaced one, it is read only by
+// the kinds that declare it. Any other name without "/" is no provider's (record-type, which the PTR
+// stage takes off before any provider sees it) and passes every kind.
+func SharedProperty(name string) bool { return name == AliasProperty }
+
+// AliasProperty is the alias annotation's property: "true", "false", "A" or "AAAA".
+const AliasProperty = "alias"
+
 // ReadsProperty reports whether the patterns (Kind.Properties) take the property name: a pattern
-// ending in "/" takes the names it prefixes, "*/x" a name whose last "/"-separated part is x. A name
-// without "/" is taken by any patterns.
+// ending in "/" takes the names it prefixes, "*/x" a name whose last "/"-separated part is x, any
+// other pattern that name itself. A name without "/" that is not a SharedProperty is taken by any
+// patterns.
 func ReadsProperty(patterns []string, name string) bool {
 	i := strings.LastIndexByte(name, '/')
-	if i < 0 {
+	if i < 0 && !SharedProperty(name) {
 		return true
 	}
 	for _, p := range patterns {
 		if last, ok := strings.CutPrefix(p, "*/"); ok {
-			if name[i+1:] == last {
+			if i >= 0 && name[i+1:] == last {
 				return true
 			}
-		} else if strings.HasSuffix(p, "/") && strings.HasPrefix(name, p) {
+		} else if strings.HasSuffix(p, "/") {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		} else if p == name {
 			return true
 		}
 	}

@@ -7,12 +7,13 @@ import (
 )
 
 // OwnPropertiesOnly wraps the provider of a kind that reads the properties reads (Kind.Properties):
-// the desired endpoints lose every namespaced property the kind does not read before the provider
-// adjusts them, as external-dns's source post-processor keeps only "<--provider>/" properties.
-// Sources copy every aws-, cloudflare-, coredns- ... annotation to a property whichever kind runs,
-// and a provider that does not read one lists the record without it: without the drop, a record with
-// cloudflare/proxied=true published by Cloud DNS was rewritten, with its ownership TXT, after every
-// listing. It is per view, not in the shared source, because two views can publish one source through
+// the desired endpoints lose every provider-specific property the kind does not read before the
+// provider adjusts them, as external-dns's source post-processor keeps only "<--provider>/" properties
+// (and alias, which zonekeeper keeps only for the kinds that read it: Route 53 and a webhook's server).
+// Sources copy every aws-, cloudflare-, coredns- ... annotation to a property, and alias, whichever
+// kind runs, and a provider that does not read one lists the record without it: without the drop, a
+// record with cloudflare/proxied=true or alias=true published by Cloud DNS was rewritten, with its
+// ownership TXT, after every listing. It is per view, not in the shared source, because two views can publish one source through
 // two kinds (CoreDNS inside, Cloudflare outside).
 func OwnPropertiesOnly(p Provider, reads []string) Provider {
 	return &ownPropertiesOnly{Wrapped: Wrapped{Provider: p}, reads: reads}
@@ -35,8 +36,8 @@ func (w *ownPropertiesOnly) ListsExactlyWhatItWrote() bool {
 	return ok && x.ListsExactlyWhatItWrote()
 }
 
-// WithoutForeignProperties returns eps with the namespaced properties the patterns (Kind.Properties)
-// do not take removed. An endpoint that loses one is copied; the others, and the slice when none
+// WithoutForeignProperties returns eps with the provider-specific properties the patterns
+// (Kind.Properties, matched by ReadsProperty) do not take removed. An endpoint that loses one is copied; the others, and the slice when none
 // does, are returned as they are, so that a large idle desired set costs no allocation.
 func WithoutForeignProperties(eps []*endpoint.Endpoint, reads []string) []*endpoint.Endpoint {
 	var out []*endpoint.Endpoint

@@ -145,6 +145,9 @@ func (o *objectInput) choice(key string, allowed ...string) string {
 	return ""
 }
 
+// aliasProperty is the property the alias annotation sets (provider.AliasProperty).
+const aliasProperty = "alias"
+
 // providerSpecific returns the provider hints: alias, record-type, and every aws-, coredns-, webhook-, scw-,
 // azure- and cloudflare- annotation copied to aws/, coredns/, ... properties. Sorted by name for stable output.
 func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
@@ -152,11 +155,14 @@ func (o *objectInput) providerSpecific() endpoint.ProviderSpecific {
 	var ps endpoint.ProviderSpecific
 	if v, full, ok := o.lookup(keyAlias); ok {
 		switch strings.TrimSpace(v) {
-		case "true", "false":
-			ps = append(ps, endpoint.ProviderSpecificProperty{Name: "alias", Value: strings.TrimSpace(v)})
-		case "A", "AAAA":
-			// AWS: an alias of this family only; the provider interprets the value.
-			ps = append(ps, endpoint.ProviderSpecificProperty{Name: "alias", Value: strings.TrimSpace(v)})
+		case "true", "false", "A", "AAAA":
+			// A and AAAA (Route 53): an alias of this family only; the provider interprets the value.
+			// external-dns keeps alias for every provider; only Route 53 and a webhook's server read it.
+			if why := o.reader.properties.unread(aliasProperty); why != "" {
+				o.problem(annotationField(full), v, why)
+				break
+			}
+			ps = append(ps, endpoint.ProviderSpecificProperty{Name: aliasProperty, Value: strings.TrimSpace(v)})
 		default:
 			o.problem(annotationField(full), v, "must be true, false, A or AAAA")
 		}

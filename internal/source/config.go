@@ -90,11 +90,11 @@ type Config struct {
 	// SkipResources are optional resources ("endpointslices.discovery.k8s.io") that RBAC denies: the
 	// source runs without them (set by Deferred, not by a flag).
 	SkipResources []string
-	// ProviderProperties are the provider kinds that read provider-specific properties. A namespaced
-	// property ("cloudflare/proxied", from a cloudflare- annotation or a DNSEndpoint's
-	// providerSpecific) that no kind configured in this process reads, in any view, is a problem on
-	// its object naming the annotation or the field, and is dropped: external-dns drops it without a
-	// word. One that some view's kind reads is kept; each view's provider drops what its kind does not
+	// ProviderProperties are the provider kinds that read provider-specific properties. A property
+	// ("cloudflare/proxied" from a cloudflare- annotation, alias from the alias annotation, or a
+	// DNSEndpoint's providerSpecific entry) that no kind configured in this process reads, in any view,
+	// is a problem on its object naming the annotation or the field, and is dropped: external-dns
+	// drops another provider's namespaced one without a word, and keeps alias for every provider. One that some view's kind reads is kept; each view's provider drops what its kind does not
 	// read (provider.OwnPropertiesOnly). nil: every property is kept and none is reported.
 	ProviderProperties *PropertyReaders
 }
@@ -108,9 +108,11 @@ type PropertyReaders struct {
 }
 
 // unread says why the named property is not applied: no configured kind reads it. It returns ""
-// when one does, when the name is not namespaced (alias), and when r is nil.
+// when one does, and when r is nil. A name without "/" is a provider's when some kinds read it
+// (alias: Route 53 and a webhook's server), and then reported as a namespaced one; one that every
+// kind passes is no provider's (record-type) and never reported.
 func (r *PropertyReaders) unread(name string) string {
-	if r == nil || !strings.Contains(name, "/") {
+	if r == nil {
 		return ""
 	}
 	readers := r.ReadBy(name)

@@ -11,10 +11,18 @@ import (
 )
 
 // readers are the kinds of a process publishing with configured, as the app builds them: each of
-// aws, cloudflare, coredns and webhook reads its own namespace, the others none.
+// aws, cloudflare, coredns and webhook reads its own namespace, the others none; aws and webhook read
+// alias, and every kind passes any other name without "/" (no provider's).
 func readers(configured ...string) *PropertyReaders {
+	all := []string{"aws", "azure", "cloudflare", "coredns", "google", "webhook"}
 	return &PropertyReaders{Configured: configured, ReadBy: func(name string) []string {
-		for _, k := range []string{"aws", "cloudflare", "coredns", "webhook"} {
+		if name == "alias" {
+			return []string{"aws", "webhook"}
+		}
+		if !strings.Contains(name, "/") {
+			return all
+		}
+		for _, k := range all {
 			if strings.HasPrefix(name, k+"/") {
 				return []string{k}
 			}
@@ -41,14 +49,25 @@ func TestAnAnnotationNoConfiguredKindReadsIsReported(t *testing.T) {
 		properties string
 		problems   map[string]string // annotation → reason
 	}{
-		{"google alone", readers("google"), "[{alias true}]", map[string]string{
+		{"google alone", readers("google"), "[]", map[string]string{
 			"cloudflare-proxied": "read only by --provider=cloudflare; --provider=google does not read it: not applied",
 			"aws-weight":         "read only by --provider=aws; --provider=google does not read it: not applied",
 			"scw-anything":       "no provider reads this property; --provider=google does not read it: not applied",
+			"alias":              "read only by --provider=aws, --provider=webhook; --provider=google does not read it: not applied",
 		}},
-		{"google and a cloudflare view", readers("google", "cloudflare"), "[{alias true} {cloudflare/proxied true}]", map[string]string{
+		{"google and a cloudflare view", readers("google", "cloudflare"), "[{cloudflare/proxied true}]", map[string]string{
 			"aws-weight":   "read only by --provider=aws; none of the providers configured (google, cloudflare) reads it: not applied",
 			"scw-anything": "no provider reads this property; none of the providers configured (google, cloudflare) reads it: not applied",
+			"alias":        "read only by --provider=aws, --provider=webhook; none of the providers configured (google, cloudflare) reads it: not applied",
+		}},
+		{"aws", readers("aws"), "[{alias true} {aws/weight 10}]", map[string]string{
+			"cloudflare-proxied": "read only by --provider=cloudflare; --provider=aws does not read it: not applied",
+			"scw-anything":       "no provider reads this property; --provider=aws does not read it: not applied",
+		}},
+		{"google and a webhook view", readers("google", "webhook"), "[{alias true}]", map[string]string{
+			"cloudflare-proxied": "read only by --provider=cloudflare; none of the providers configured (google, webhook) reads it: not applied",
+			"aws-weight":         "read only by --provider=aws; none of the providers configured (google, webhook) reads it: not applied",
+			"scw-anything":       "no provider reads this property; none of the providers configured (google, webhook) reads it: not applied",
 		}},
 		{"not configured", nil, "[{alias true} {aws/weight 10} {cloudflare/proxied true} {scw/anything x}]", nil},
 	} {
@@ -82,7 +101,7 @@ func TestDNSEndpointPropertiesAndOwnedRecordLabel(t *testing.T) {
 	d.Namespace, d.Name = "default", "props"
 	d.Spec.Endpoints = []*endpoint.Endpoint{
 		endpoint.New("a.example.com", "A", "192.0.2.1").WithProviderSpecific("cloudflare/proxied", "true").
-			WithProviderSpecific("alias", "false").WithProviderSpecific("coredns/group", "g"),
+			WithProviderSpecific("alias", "false").WithProviderSpecific("coredns/group", "g").WithProviderSpecific("record-type", "ptr"),
 		endpoint.New("_x.example.com", "TXT", `"hello"`).WithLabel(endpoint.OwnedRecordLabelKey, "a.example.com"),
 	}
 	cfg := DefaultConfig()
@@ -96,14 +115,15 @@ func TestDNSEndpointPropertiesAndOwnedRecordLabel(t *testing.T) {
 	if len(eps) != 2 {
 		t.Fatalf("endpoints %v", eps)
 	}
-	if got := fmt.Sprint(eps[0].ProviderSpecific); got != "[{alias false} {coredns/group g}]" {
-		t.Errorf("properties %s, want the alias and coredns/group", got)
+	if got := fmt.Sprint(eps[0].ProviderSpecific); got != "[{coredns/group g} {record-type ptr}]" {
+		t.Errorf("properties %s, want coredns/group and record-type (no provider's: the PTR stage reads it)", got)
 	}
 	if _, ok := eps[1].Labels[endpoint.OwnedRecordLabelKey]; ok {
 		t.Errorf("labels %v: the ownedRecord label was kept", eps[1].Labels)
 	}
 	want := map[string]string{
 		"spec.endpoints[0].providerSpecific[0]": "read only by --provider=cloudflare; --provider=coredns does not read it: not applied",
+		"spec.endpoints[0].providerSpecific[1]": "read only by --provider=aws, --provider=webhook; --provider=coredns does not read it: not applied",
 		"spec.endpoints[1].labels.ownedRecord":  "set by the TXT registry on ownership records, never by an object: ignored",
 	}
 	if len(problems.items) != len(want) {
@@ -114,7 +134,7 @@ func TestDNSEndpointPropertiesAndOwnedRecordLabel(t *testing.T) {
 			t.Errorf("problem %+v, want one of %v", p, want)
 		}
 	}
-	if len(d.Spec.Endpoints[0].ProviderSpecific) != 3 || d.Spec.Endpoints[1].Labels[endpoint.OwnedRecordLabelKey] == "" {
+	if len(d.Spec.Endpoints[0].ProviderSpecific) != 4 || d.Spec.Endpoints[1].Labels[endpoint.OwnedRecordLabelKey] == "" {
 		t.Error("generation modified the cached object")
 	}
 }

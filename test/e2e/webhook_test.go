@@ -384,9 +384,9 @@ func (s *webhookPropertySpy) sorted() []string {
 
 // Provider-specific annotations with --provider=webhook, zonekeeper against the real external-dns as
 // the client of a recording webhook server: both send it the webhook- annotation's webhook/ property
-// and nothing of the aws- and cloudflare- ones (external-dns's post-processor keeps only
-// "<--provider>/" properties; zonekeeper drops them per view, and reports them on the object since no
-// configured provider reads them).
+// and the alias annotation's alias, and nothing of the aws- and cloudflare- ones (external-dns's
+// post-processor keeps only "<--provider>/" properties and alias; zonekeeper drops the others per
+// view, and reports them on the object since no configured provider reads them).
 func TestWebhookClientsSendOnlyWebhookProperties(t *testing.T) {
 	for _, peer := range testbed.ExternalDNSPeers(t) {
 		t.Run(peer.Version, func(t *testing.T) {
@@ -396,6 +396,7 @@ func TestWebhookClientsSendOnlyWebhookProperties(t *testing.T) {
 				"external-dns.alpha.kubernetes.io/aws-weight":         "10",
 				"external-dns.alpha.kubernetes.io/cloudflare-proxied": "true",
 				"external-dns.alpha.kubernetes.io/webhook-zone-tag":   "blue",
+				"external-dns.alpha.kubernetes.io/alias":              "true",
 			}, "props.example.com"), "192.0.2.81")
 			sent := map[string][]string{}
 			for _, client := range []struct {
@@ -414,7 +415,7 @@ func TestWebhookClientsSendOnlyWebhookProperties(t *testing.T) {
 				srv.Close()
 				sent[client.name] = spy.sorted()
 			}
-			want := []string{"webhook/zone-tag"}
+			want := []string{"alias", "webhook/zone-tag"}
 			for name, got := range sent {
 				if !slices.Equal(got, want) {
 					t.Errorf("%s sent the webhook server properties %q, want %q", name, got, want)

@@ -35,7 +35,8 @@ type AWSFlags struct {
 func (s *AWSFlags) Kind() provider.Kind {
 	return provider.Kind{
 		Name: "aws", Summary: "Route 53",
-		Properties: []string{"aws/"},
+		// alias: a CNAME becomes an A (and AAAA) alias, or never does (false).
+		Properties: []string{"aws/", provider.AliasProperty},
 		Defaults: func() {
 			*s = AWSFlags{AWSBatchChangeSize: 1000, AWSBatchChangeSizeBytes: 32000, AWSBatchChangeSizeValues: 1000,
 				AWSEvaluateTargetHealth: true, AWSAPIRetries: 3, AWSRequestsPerSecond: 5}

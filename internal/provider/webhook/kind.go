@@ -22,8 +22,9 @@ type WebhookFlags struct {
 func (s *WebhookFlags) Kind() provider.Kind {
 	return provider.Kind{
 		Name: "webhook", Summary: "a webhook provider at --webhook-provider-url",
-		// As external-dns: only webhook/ properties reach the server (webhook-* annotations).
-		Properties: []string{"webhook/"},
+		// As external-dns: only webhook/ properties (webhook-* annotations) and alias, which
+		// external-dns keeps for every provider, reach the server.
+		Properties: []string{"webhook/", provider.AliasProperty},
 		Defaults: func() {
 			*s = WebhookFlags{WebhookProviderURL: "http://localhost:8888", WebhookProviderReadTimeout: 5 * time.Second,
 				WebhookProviderWriteTimeout: 10 * time.Second}
