@@ -43,6 +43,11 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 		return ExitError
 	}
 	p = m.InstrumentProvider(cfg.Provider, p)
+	// A client (external-dns keeps alias and webhook/ for a webhook server) sends properties the kind
+	// does not read and lists the record without: adjusted away, so its next run is in sync.
+	if k, ok := cfg.ProviderKind(); ok {
+		p = provider.OwnPropertiesOnly(p, k.Properties)
+	}
 	if cfg.DryRun {
 		// As external-dns's --webhook-server --dry-run: the provider is read, never written.
 		p = dryRunProvider{Wrapped: provider.Wrapped{Provider: p}, log: log}
