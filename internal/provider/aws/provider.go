@@ -58,6 +58,8 @@ type Provider struct {
 	// version names what cachedEndpoints makes of the cache (ListingVersion). Every change to the zone
 	// list, contents, a zone's sets or unreadable bumps it (changedLocked).
 	version uint64
+	// relists is what the last paced relisting read of each zone (relist_pages.go); guarded by opMu.
+	relists relistBook
 }
 
 // New checks the configuration and builds the client. It makes no request: credentials are resolved

@@ -2,6 +2,7 @@ package aws
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"reflect"
 	"slices"
@@ -24,7 +25,7 @@ import (
 // The caller holds opMu, so no ApplyChanges patches the cached contents meanwhile.
 func (p *Provider) relistAll(ctx context.Context, zs []zone, zonesAt time.Time) ([]string, error) {
 	p.mu.Lock()
-	gen := p.gen
+	gen, version := p.gen, p.version
 	p.mu.Unlock()
 	appeared := map[string]bool{}
 	var gone []string
@@ -36,8 +37,18 @@ func (p *Provider) relistAll(ctx context.Context, zs []zone, zonesAt time.Time) 
 	}
 	replaced := map[string]*zoneContents{}
 	failed := map[string]error{}
+	pages := map[string][][sha256.Size]byte{}
 	for _, z := range zs {
-		fresh, err := p.listZone(ctx, z)
+		p.mu.Lock()
+		old := p.contents[z.id]
+		p.mu.Unlock()
+		// The last relisting's pages describe old only while nothing moved the version since
+		// (relist_pages.go); relists is guarded by opMu, which the caller holds.
+		var last *relistedZone
+		if r, ok := p.relists.zones[z.id]; ok && old != nil && r.version == version && r.sets == old.count() {
+			last = &r
+		}
+		fresh, same, zonePages, err := p.relistZone(ctx, z, last)
 		if err != nil {
 			if !zoneUnreadable(err) {
 				return nil, fmt.Errorf("aws: relisting: %w", err)
@@ -46,12 +57,12 @@ func (p *Provider) relistAll(ctx context.Context, zs []zone, zonesAt time.Time) 
 			failed[z.id] = err
 			continue
 		}
-		p.mu.Lock()
-		old := p.contents[z.id]
-		p.mu.Unlock()
+		if zonePages != nil {
+			pages[z.id] = zonePages
+		}
 		// old is read without p.mu: only patch changes a zone's contents in place, and it runs under
 		// opMu, which the caller holds.
-		if old != nil && old.sameSets(fresh) {
+		if same || (old != nil && old.sameSets(fresh)) {
 			continue
 		}
 		if old != nil {
@@ -83,6 +94,7 @@ func (p *Provider) relistAll(ctx context.Context, zs []zone, zonesAt time.Time) 
 		}
 	}
 	p.listedAt = p.now()
+	p.relists.remember(zs, p.contents, pages, p.version)
 	return append(stale, gone...), nil
 }
 
