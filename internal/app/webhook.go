@@ -46,7 +46,7 @@ func runWebhookServer(ctx context.Context, cfg config.Config, stderr io.Writer, 
 	// A client (external-dns keeps alias and webhook/ for a webhook server) sends properties the kind
 	// does not read and lists the record without: adjusted away, so its next run is in sync.
 	if k, ok := cfg.ProviderKind(); ok {
-		p = provider.OwnPropertiesOnly(p, k.Properties)
+		p = newUnreadPropertiesLogged(provider.OwnPropertiesOnly(p, k.Properties), k, log)
 	}
 	if cfg.DryRun {
 		// As external-dns's --webhook-server --dry-run: the provider is read, never written.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,15 +18,16 @@ import (
 // `zonekeeper webhook` adjusts a client's desired endpoints as the served kind reads them: external-dns
 // as a webhook client keeps alias and webhook/ properties (and a client may send any other), and a kind
 // that does not read one lists the record without it, so the client rewrote the record on every run.
-// --provider=inmemory reads none: each is dropped, and record-type (no provider's) is kept.
+// --provider=inmemory reads none: each is dropped, and logged the first time it is sent (the server has
+// no object to report it on), and record-type (no provider's) is kept.
 func TestWebhookServerDropsPropertiesItsKindDoesNotRead(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", testbed.FreePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
-	var log bytes.Buffer
+	log := &testbed.LogBuffer{}
 	go func() {
 		done <- Main(ctx, []string{"webhook", "--provider=inmemory", "--inmemory-zone=example.com", "--webhook-server-address=" + addr,
-			fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t))}, &bytes.Buffer{}, &log, os.Getenv)
+			fmt.Sprintf("--metrics-address=127.0.0.1:%d", testbed.FreePort(t))}, &bytes.Buffer{}, log, os.Getenv)
 	}()
 	defer func() { cancel(); <-done }()
 	testbed.Eventually(t, 10*time.Second, "zonekeeper webhook listening", func() error {
@@ -43,11 +45,21 @@ func TestWebhookServerDropsPropertiesItsKindDoesNotRead(t *testing.T) {
 	in := endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeA, 300, "192.0.2.1").
 		WithProviderSpecific("alias", "true").WithProviderSpecific("webhook/zone-tag", "blue").
 		WithProviderSpecific("aws/weight", "10").WithProviderSpecific("record-type", "ptr")
-	out, err := client.AdjustEndpoints(context.Background(), []*endpoint.Endpoint{in})
-	if err != nil {
-		t.Fatal(err)
+	for range 2 {
+		out, err := client.AdjustEndpoints(context.Background(), []*endpoint.Endpoint{in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != 1 || fmt.Sprint(out[0].ProviderSpecific) != "[{record-type ptr}]" {
+			t.Errorf("adjusted %v, want web.example.com with record-type only", out)
+		}
 	}
-	if len(out) != 1 || fmt.Sprint(out[0].ProviderSpecific) != "[{record-type ptr}]" {
-		t.Errorf("adjusted %v, want web.example.com with record-type only", out)
+	for _, name := range []string{"alias", "webhook/zone-tag", "aws/weight"} {
+		if n := strings.Count(log.String(), "property="+name+" "); n != 1 {
+			t.Errorf("%s logged %d times, want once (sent twice):\n%s", name, n, log.String())
+		}
+	}
+	if strings.Contains(log.String(), "property=record-type") {
+		t.Errorf("record-type logged:\n%s", log.String())
 	}
 }
