@@ -1,19 +1,18 @@
 package aws
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 )
@@ -24,34 +23,10 @@ type exactStack struct {
 	srv *route53emu.Server
 	url string
 	p   *Provider
-	rec *changeRecorder
+	rec *providertest.BatchRecorder
 	c   *listCounter
 	reg *txt.Registry
 	cfg txt.Config
-}
-
-// changeRecorder keeps each change batch the registry hands the provider, then forwards it.
-type changeRecorder struct {
-	provider.Wrapped
-	mu      sync.Mutex
-	batches []*plan.Changes
-}
-
-func (c *changeRecorder) ApplyChanges(ctx context.Context, changes *plan.Changes) error {
-	c.mu.Lock()
-	c.batches = append(c.batches, changes)
-	c.mu.Unlock()
-	return c.Provider.ApplyChanges(ctx, changes)
-}
-
-func (c *changeRecorder) last(t *testing.T) *plan.Changes {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.batches) == 0 {
-		t.Fatal("no batch was sent")
-	}
-	return c.batches[len(c.batches)-1]
 }
 
 // exactOptions vary newExactStack; the zero value is the stack of issue 15.
@@ -83,7 +58,7 @@ func newExactStack(t *testing.T, opts exactOptions) *exactStack {
 	if opts.cacheInterval != 0 {
 		s.cfg.CacheInterval = opts.cacheInterval
 	}
-	s.rec = &changeRecorder{Wrapped: provider.Wrapped{Provider: s.p}}
+	s.rec = &providertest.BatchRecorder{Wrapped: provider.Wrapped{Provider: s.p}}
 	s.c = &listCounter{Wrapped: provider.Wrapped{Provider: s.rec}}
 	var under provider.Provider = exactForwarder{listCounter: s.c, writer: s.p}
 	if opts.notExact {

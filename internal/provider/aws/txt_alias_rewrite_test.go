@@ -8,23 +8,8 @@ import (
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 )
-
-// txtChanges names the TXT changes of a batch: "create|update|delete name setid properties".
-func txtChanges(c *plan.Changes) []string {
-	var out []string
-	add := func(action string, eps []*endpoint.Endpoint) {
-		for _, e := range eps {
-			if e.RecordType == endpoint.RecordTypeTXT {
-				out = append(out, fmt.Sprintf("%s %s %q %v", action, e.DNSName, e.SetIdentifier, e.ProviderSpecific))
-			}
-		}
-	}
-	add("create", c.Create)
-	add("update", c.UpdateNew)
-	add("delete", c.Delete)
-	return out
-}
 
 // TestUpdatingAnAliasAfterAListingLeavesItsTXTAlone: Route 53 keeps no alias properties on a TXT, so
 // the ownership TXT of an alias lists without alias and aws/evaluate-target-health. Once the
@@ -99,7 +84,7 @@ func updateAnAliasAfterAListing(t *testing.T, s *exactStack) {
 	if err := reg.ApplyChanges(ctx, &plan.Changes{Create: create}); err != nil {
 		t.Fatal(err)
 	}
-	if got := txtChanges(rec.last(t)); len(got) != 3 {
+	if got := providertest.TXTChanges(rec.Last(t)); len(got) != 3 {
 		t.Fatalf("creating three records sent TXT changes %q, want three creates", got)
 	}
 
@@ -115,8 +100,8 @@ func updateAnAliasAfterAListing(t *testing.T, s *exactStack) {
 	if err := reg.ApplyChanges(ctx, &plan.Changes{UpdateOld: old, UpdateNew: nu}); err != nil {
 		t.Fatal(err)
 	}
-	batch := rec.last(t)
-	if got := txtChanges(batch); len(got) != 0 {
+	batch := rec.Last(t)
+	if got := providertest.TXTChanges(batch); len(got) != 0 {
 		t.Errorf("after a listing, updating three targets also sent TXT changes %q, want none", got)
 	}
 	if len(batch.UpdateNew) != 3 {
@@ -141,7 +126,7 @@ func updateAnAliasAfterAListing(t *testing.T, s *exactStack) {
 			UpdateNew: adjusted(weighted("192.0.2.2", step.weight))}); err != nil {
 			t.Fatal(err)
 		}
-		got := txtChanges(rec.last(t))
+		got := providertest.TXTChanges(rec.Last(t))
 		want := []string{fmt.Sprintf("update a-w.one.test \"blue\" [{aws/weight %s}]", step.weight)}
 		if !slices.Equal(got, want) {
 			t.Errorf("relisted %v: changing the weight to %s sent TXT changes %q, want %q", step.relist, step.weight, got, want)

@@ -1,9 +1,6 @@
 package google
 
 import (
-	"context"
-	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,40 +8,9 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/googlednsemu"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 )
-
-// batchRecorder keeps each change batch the registry hands the provider, then forwards it.
-type batchRecorder struct {
-	provider.Wrapped
-	mu      sync.Mutex
-	batches []*plan.Changes
-}
-
-func (c *batchRecorder) ApplyChanges(ctx context.Context, changes *plan.Changes) error {
-	c.mu.Lock()
-	c.batches = append(c.batches, changes)
-	c.mu.Unlock()
-	return c.Provider.ApplyChanges(ctx, changes)
-}
-
-// lastTXTChanges names the TXT changes of the last batch sent.
-func (c *batchRecorder) lastTXTChanges(t *testing.T) []string {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.batches) == 0 {
-		t.Fatal("no batch was sent")
-	}
-	last := c.batches[len(c.batches)-1]
-	var out []string
-	for _, e := range append(append(last.Create, last.UpdateNew...), last.Delete...) {
-		if e.RecordType == endpoint.RecordTypeTXT {
-			out = append(out, fmt.Sprintf("%s %v", e.DNSName, e.ProviderSpecific))
-		}
-	}
-	return out
-}
 
 // TestAnotherProvidersPropertyDoesNotRewriteTheRecord: sources copy every cloudflare-, aws-, azure-
 // annotation to a property, whichever provider runs (a chart shared with a Cloudflare cluster sets
@@ -54,7 +20,7 @@ func (c *batchRecorder) lastTXTChanges(t *testing.T) []string {
 func TestAnotherProvidersPropertyDoesNotRewriteTheRecord(t *testing.T) {
 	emu, base, key := emulator(t, googlednsemu.Options{})
 	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
-	rec := &batchRecorder{Wrapped: provider.Wrapped{Provider: newTestProvider(t, base, key, Config{})}}
+	rec := &providertest.BatchRecorder{Wrapped: provider.Wrapped{Provider: newTestProvider(t, base, key, Config{})}}
 	// As the app builds a view's provider: its kind's properties only (provider.OwnPropertiesOnly).
 	reg, err := txt.New(provider.OwnPropertiesOnly(rec, (&GoogleFlags{}).Kind().Properties), txt.Config{OwnerID: "x", CacheInterval: time.Hour})
 	if err != nil {
@@ -97,7 +63,7 @@ func TestAnotherProvidersPropertyDoesNotRewriteTheRecord(t *testing.T) {
 	if err := reg.ApplyChanges(ctx, &plan.Changes{UpdateOld: listed(), UpdateNew: desired("192.0.2.2")}); err != nil {
 		t.Fatal(err)
 	}
-	if got := rec.lastTXTChanges(t); len(got) != 0 {
+	if got := providertest.TXTChanges(rec.Last(t)); len(got) != 0 {
 		t.Errorf("after a listing, updating the target also sent TXT changes %q, want none", got)
 	}
 }
