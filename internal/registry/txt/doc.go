@@ -25,6 +25,9 @@
 //     plan): the memo's own endpoints, which the registry never modifies once handed out. The memo is
 //     laid out again in Records order whenever it is resorted, so reading it in that order is as fast
 //     as reading fresh copies.
+//   - RecordsNamed reads the records at some names from the cache, for an event's plan of those names.
+//     A cache older than Config.CacheInterval answers when the provider still reports the listing
+//     version it was tied to (what a listing would keep); otherwise the caller plans everything.
 //   - CachedRecords never touches the provider: it returns the folded view of the cache and whether one
 //     is loaded, whatever its age. A controller can plan a per-object reconcile from it and keep full
 //     listings for the periodic resync.

@@ -337,12 +337,25 @@ func (r *Registry) EstimateCalls(ctx context.Context, changes *plan.Changes) (pr
 // zone. ok is false when Records would list the provider instead (see Generation), or when the cache
 // holds a name that is not ASCII (the plan compares those in punycode, a lookup by name could miss
 // one); the caller then plans everything.
+//
+// A cache older than the interval that is tied to the provider's listing version, which the provider
+// still reports, is what Records would keep without listing (load): it answers, and is young again.
+// Without that, the cache aged a moment after any resync that found it still young (the resync ticks
+// once per interval; only a resync that finds it aged refreshes it), and every event until the next
+// resync planned everything (Route 53, whose cache is versioned: issue 15).
 func (r *Registry) RecordsNamed(names []string) (eps []*endpoint.Endpoint, serial, mutations uint64, ok bool) {
-	r.mu.Lock() // refold updates the memo
+	version, known := r.listingVersion() // outside r.mu, as load asks it: the provider locks its own cache
+	r.mu.Lock()                          // refold updates the memo
 	defer r.mu.Unlock()
 	s := r.state
-	if s == nil || s.partial != nil || r.interval <= 0 || r.now().Sub(s.loadedAt) >= r.interval || s.nonASCII > 0 {
+	if s == nil || s.partial != nil || r.interval <= 0 || s.nonASCII > 0 {
 		return nil, 0, 0, false
+	}
+	if r.now().Sub(s.loadedAt) >= r.interval {
+		if !r.keepsListing(s, version, known) {
+			return nil, 0, 0, false
+		}
+		r.keep(s)
 	}
 	r.refold(s)
 	for _, name := range names {
