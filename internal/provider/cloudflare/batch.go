@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/dns"
 )
 
@@ -42,14 +41,17 @@ func (p *Provider) submit(ctx context.Context, z zone, ops []op, refused func(op
 	if len(ops) == 1 {
 		return p.submitOne(ctx, z, ops[0], refused)
 	}
-	params := dns.RecordBatchParams{ZoneID: cf.F(z.id)}
+	var params dns.RecordBatchParams
+	params.ZoneID.Value, params.ZoneID.Present = z.id, true
 	var deletes []dns.RecordBatchParamsDelete
 	var puts []dns.BatchPutUnionParam
 	var posts []dns.RecordBatchParamsPostUnion
 	for _, o := range ops {
 		switch o.kind {
 		case opDelete:
-			deletes = append(deletes, dns.RecordBatchParamsDelete{ID: cf.F(o.id)})
+			var d dns.RecordBatchParamsDelete
+			d.ID.Value, d.ID.Present = o.id, true
+			deletes = append(deletes, d)
 		case opPut:
 			puts = append(puts, putParam(o.id, o.w))
 		case opPost:
@@ -57,13 +59,13 @@ func (p *Provider) submit(ctx context.Context, z zone, ops []op, refused func(op
 		}
 	}
 	if len(deletes) > 0 {
-		params.Deletes = cf.F(deletes)
+		params.Deletes.Value, params.Deletes.Present = deletes, true
 	}
 	if len(puts) > 0 {
-		params.Puts = cf.F(puts)
+		params.Puts.Value, params.Puts.Present = puts, true
 	}
 	if len(posts) > 0 {
-		params.Posts = cf.F(posts)
+		params.Posts.Value, params.Posts.Present = posts, true
 	}
 	res, err := p.client.DNS.Records.Batch(ctx, params)
 	if err == nil {
@@ -86,7 +88,9 @@ func (p *Provider) submitOne(ctx context.Context, z zone, o op, refused func(op,
 	var err error
 	switch o.kind {
 	case opDelete:
-		_, err = p.client.DNS.Records.Delete(ctx, o.id, dns.RecordDeleteParams{ZoneID: cf.F(z.id)})
+		var params dns.RecordDeleteParams
+		params.ZoneID.Value, params.ZoneID.Present = z.id, true
+		_, err = p.client.DNS.Records.Delete(ctx, o.id, params)
 		if err = describeError(err); err == nil || notFound(err) {
 			p.forget(z, o.id) // gone already is what was asked
 			if err == nil {
@@ -96,7 +100,9 @@ func (p *Provider) submitOne(ctx context.Context, z zone, o op, refused func(op,
 		}
 	case opPut:
 		var r *dns.RecordResponse
-		r, err = p.client.DNS.Records.Update(ctx, o.id, dns.RecordUpdateParams{ZoneID: cf.F(z.id), Body: updateBody(o.w)})
+		params := dns.RecordUpdateParams{Body: updateBody(o.w)}
+		params.ZoneID.Value, params.ZoneID.Present = z.id, true
+		r, err = p.client.DNS.Records.Update(ctx, o.id, params)
 		if err = describeError(err); err == nil {
 			p.forget(z, o.id)
 			p.remember(z, *r)
@@ -104,7 +110,9 @@ func (p *Provider) submitOne(ctx context.Context, z zone, o op, refused func(op,
 		}
 	case opPost:
 		var r *dns.RecordResponse
-		r, err = p.client.DNS.Records.New(ctx, dns.RecordNewParams{ZoneID: cf.F(z.id), Body: newBody(o.w)})
+		params := dns.RecordNewParams{Body: newBody(o.w)}
+		params.ZoneID.Value, params.ZoneID.Present = z.id, true
+		r, err = p.client.DNS.Records.New(ctx, params)
 		if err = describeError(err); err == nil {
 			p.remember(z, *r)
 			p.countOwn(z, 1)

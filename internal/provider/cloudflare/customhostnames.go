@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/custom_hostnames"
 	"github.com/cloudflare/cloudflare-go/v7/option"
 	"github.com/cloudflare/cloudflare-go/v7/packages/pagination"
@@ -51,8 +50,11 @@ func customHostnamesOf(v string) []string {
 func (p *Provider) listCustom(ctx context.Context, z zone) (map[string]customHostname, error) {
 	out := map[string]customHostname{}
 	err := eachPage(ctx, customPerPage, func(ctx context.Context, page int) (*pagination.V4PagePaginationArray[custom_hostnames.CustomHostnameListResponse], error) {
-		return p.client.CustomHostnames.List(ctx, custom_hostnames.CustomHostnameListParams{
-			ZoneID: cf.F(z.id), Page: cf.F(float64(page)), PerPage: cf.F(float64(customPerPage))})
+		var params custom_hostnames.CustomHostnameListParams
+		params.ZoneID.Value, params.ZoneID.Present = z.id, true
+		params.Page.Value, params.Page.Present = float64(page), true
+		params.PerPage.Value, params.PerPage.Present = customPerPage, true
+		return p.client.CustomHostnames.List(ctx, params)
 	}, func(h custom_hostnames.CustomHostnameListResponse) {
 		out[h.Hostname] = customHostname{id: h.ID, origin: h.CustomOriginServer}
 	})
@@ -137,7 +139,9 @@ func (p *Provider) applyCustom(ctx context.Context, z zone, ccs []customChange, 
 			if !ok || have.origin != cc.origin {
 				continue // gone already, or another record's: not this change's to delete
 			}
-			_, err := p.client.CustomHostnames.Delete(ctx, have.id, custom_hostnames.CustomHostnameDeleteParams{ZoneID: cf.F(z.id)})
+			var params custom_hostnames.CustomHostnameDeleteParams
+			params.ZoneID.Value, params.ZoneID.Present = z.id, true
+			_, err := p.client.CustomHostnames.Delete(ctx, have.id, params)
 			if err = describeError(err); err != nil && !notFound(err) {
 				if !refusal(err) {
 					return err
@@ -172,18 +176,22 @@ func (p *Provider) applyCustom(ctx context.Context, z zone, ccs []customChange, 
 
 // customParams is a new custom hostname as external-dns v0.23 creates it.
 func (p *Provider) customParams(z zone, hostname string) custom_hostnames.CustomHostnameNewParams {
-	ssl := custom_hostnames.CustomHostnameNewParamsSSL{
-		Method:       cf.F(custom_hostnames.DCVMethodHTTP),
-		Type:         cf.F(custom_hostnames.DomainValidationTypeDv),
-		BundleMethod: cf.F(custom_hostnames.BundleMethodUbiquitous),
-		Settings: cf.F(custom_hostnames.CustomHostnameNewParamsSSLSettings{
-			MinTLSVersion: cf.F(custom_hostnames.CustomHostnameNewParamsSSLSettingsMinTLSVersion(p.cfg.CustomHostnamesMinTLSVersion)),
-		}),
-	}
+	var settings custom_hostnames.CustomHostnameNewParamsSSLSettings
+	settings.MinTLSVersion.Value = custom_hostnames.CustomHostnameNewParamsSSLSettingsMinTLSVersion(p.cfg.CustomHostnamesMinTLSVersion)
+	settings.MinTLSVersion.Present = true
+	var ssl custom_hostnames.CustomHostnameNewParamsSSL
+	ssl.Method.Value, ssl.Method.Present = custom_hostnames.DCVMethodHTTP, true
+	ssl.Type.Value, ssl.Type.Present = custom_hostnames.DomainValidationTypeDv, true
+	ssl.BundleMethod.Value, ssl.BundleMethod.Present = custom_hostnames.BundleMethodUbiquitous, true
+	ssl.Settings.Value, ssl.Settings.Present = settings, true
 	if ca := p.cfg.CustomHostnamesCertificateAuthority; ca != "" && ca != "none" {
-		ssl.CertificateAuthority = cf.F(cf.CertificateCA(ca))
+		ssl.CertificateAuthority.Value, ssl.CertificateAuthority.Present = custom_hostnames.CertificateCA(ca), true
 	}
-	return custom_hostnames.CustomHostnameNewParams{ZoneID: cf.F(z.id), Hostname: cf.F(hostname), SSL: cf.F(ssl)}
+	var params custom_hostnames.CustomHostnameNewParams
+	params.ZoneID.Value, params.ZoneID.Present = z.id, true
+	params.Hostname.Value, params.Hostname.Present = hostname, true
+	params.SSL.Value, params.SSL.Present = ssl, true
+	return params
 }
 
 // customState returns the zone's custom hostnames as last listed or written.

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/dns"
 
 	"github.com/zonekeeper/zonekeeper/internal/pacing"
@@ -23,9 +22,11 @@ var _ provider.ZoneProber = (*Provider)(nil)
 // recordCount asks how many records a zone holds: one page of the smallest size, whose
 // result_info.total_count counts every record of the zone.
 func (p *Provider) recordCount(ctx context.Context, z zone) (int, error) {
-	res, err := p.client.DNS.Records.List(ctx, dns.RecordListParams{
-		ZoneID: cf.F(z.id), PerPage: cf.F(float64(probePageSize)), Page: cf.F(1.0),
-	})
+	var params dns.RecordListParams
+	params.ZoneID.Value, params.ZoneID.Present = z.id, true
+	params.PerPage.Value, params.PerPage.Present = probePageSize, true
+	params.Page.Value, params.Page.Present = 1, true
+	res, err := p.client.DNS.Records.List(ctx, params)
 	if err != nil {
 		return 0, fmt.Errorf("counting the records of zone %s: %w", z.name, describeError(err))
 	}

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"strings"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
+	"github.com/cloudflare/cloudflare-go/v7/dns"
 )
 
 // apiError is an answer of the API that is an error: its status and Cloudflare's codes and messages.
@@ -25,7 +25,7 @@ func (e *apiError) Error() string {
 
 // describeError turns an SDK error into an apiError (status, codes and messages); other errors pass.
 func describeError(err error) error {
-	var ce *cf.Error
+	var ce *dns.Error // the SDK's one error type, which every service package names
 	if err == nil || !errors.As(err, &ce) {
 		return err
 	}

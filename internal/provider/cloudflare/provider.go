@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/option"
 	"github.com/cloudflare/cloudflare-go/v7/zones"
 
@@ -33,7 +32,7 @@ var proxiableTypes = []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA, end
 
 // Provider reads and writes the records of the managed zones of one Cloudflare account.
 type Provider struct {
-	client  *cf.Client
+	client  *sdkClient
 	account *account
 	cfg     Config
 	filter  domainFilter
@@ -104,7 +103,7 @@ func New(cfg Config) (*Provider, error) {
 		opts = append(opts, option.WithAPIKey(creds.key), option.WithAPIEmail(creds.email))
 	}
 	return &Provider{
-		client: cf.NewClient(opts...), account: acct, cfg: cfg,
+		client: newSDKClient(opts...), account: acct, cfg: cfg,
 		filter: newDomainFilter(cfg.DomainFilter), log: cfg.Logger, now: time.Now,
 	}, nil
 }
@@ -139,7 +138,9 @@ func (p *Provider) Capabilities() provider.Capabilities {
 
 // Probe implements provider.Prober: one page of one zone.
 func (p *Provider) Probe(ctx context.Context) error {
-	_, err := p.client.Zones.List(ctx, zones.ZoneListParams{PerPage: cf.F(5.0)})
+	var params zones.ZoneListParams
+	params.PerPage.Value, params.PerPage.Present = 5, true
+	_, err := p.client.Zones.List(ctx, params)
 	return describeError(err)
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/dns"
 	"github.com/cloudflare/cloudflare-go/v7/packages/pagination"
 
@@ -88,9 +87,11 @@ func (p *Provider) listRecords(ctx context.Context, z zone) (*zoneIndex, int, er
 	x := newZoneIndex()
 	n := 0
 	err := eachPage(ctx, p.cfg.RecordsPerPage, func(ctx context.Context, page int) (*pagination.V4PagePaginationArray[dns.RecordResponse], error) {
-		return p.client.DNS.Records.List(ctx, dns.RecordListParams{
-			ZoneID: cf.F(z.id), PerPage: cf.F(float64(p.cfg.RecordsPerPage)), Page: cf.F(float64(page)),
-		})
+		var params dns.RecordListParams
+		params.ZoneID.Value, params.ZoneID.Present = z.id, true
+		params.PerPage.Value, params.PerPage.Present = float64(p.cfg.RecordsPerPage), true
+		params.Page.Value, params.Page.Present = float64(page), true
+		return p.client.DNS.Records.List(ctx, params)
 	}, func(r dns.RecordResponse) {
 		n++
 		if s, ok := storedOf(r); ok && p.filter.allows(s.name) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/addressing"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -23,7 +22,9 @@ func (p *Provider) regional() bool { return p.cfg.RegionalServices || p.cfg.Regi
 
 // listRegional lists a zone's regional hostnames: hostname → region key.
 func (p *Provider) listRegional(ctx context.Context, z zone) (map[string]string, error) {
-	res, err := p.client.Addressing.RegionalHostnames.List(ctx, addressing.RegionalHostnameListParams{ZoneID: cf.F(z.id)})
+	var params addressing.RegionalHostnameListParams
+	params.ZoneID.Value, params.ZoneID.Present = z.id, true
+	res, err := p.client.Addressing.RegionalHostnames.List(ctx, params)
 	if err != nil {
 		return nil, fmt.Errorf("listing the regional hostnames of zone %s: %w", z.name, describeError(err))
 	}
@@ -81,21 +82,28 @@ func (p *Provider) applyRegional(ctx context.Context, z zone, wants map[string][
 		var err error
 		switch {
 		case want == nil && exists:
-			_, err = p.client.Addressing.RegionalHostnames.Delete(ctx, name, addressing.RegionalHostnameDeleteParams{ZoneID: cf.F(z.id)})
+			var params addressing.RegionalHostnameDeleteParams
+			params.ZoneID.Value, params.ZoneID.Present = z.id, true
+			_, err = p.client.Addressing.RegionalHostnames.Delete(ctx, name, params)
 			if err = describeError(err); err == nil || notFound(err) {
 				err = nil
 				delete(current, name)
 			}
 		case want == nil || (exists && have == want.key):
 		case !exists:
-			_, err = p.client.Addressing.RegionalHostnames.New(ctx, addressing.RegionalHostnameNewParams{
-				ZoneID: cf.F(z.id), Hostname: cf.F(name), RegionKey: cf.F(want.key)})
+			var params addressing.RegionalHostnameNewParams
+			params.ZoneID.Value, params.ZoneID.Present = z.id, true
+			params.Hostname.Value, params.Hostname.Present = name, true
+			params.RegionKey.Value, params.RegionKey.Present = want.key, true
+			_, err = p.client.Addressing.RegionalHostnames.New(ctx, params)
 			if err = describeError(err); err == nil {
 				current[name] = want.key
 			}
 		default:
-			_, err = p.client.Addressing.RegionalHostnames.Edit(ctx, name, addressing.RegionalHostnameEditParams{
-				ZoneID: cf.F(z.id), RegionKey: cf.F(want.key)})
+			var params addressing.RegionalHostnameEditParams
+			params.ZoneID.Value, params.ZoneID.Present = z.id, true
+			params.RegionKey.Value, params.RegionKey.Present = want.key, true
+			_, err = p.client.Addressing.RegionalHostnames.Edit(ctx, name, params)
 			if err = describeError(err); err == nil {
 				current[name] = want.key
 			}

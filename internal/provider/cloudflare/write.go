@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/dns"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -68,9 +67,12 @@ func contentOf(typ, target string) (content, error) {
 		if host != "." {
 			host = strings.TrimSuffix(host, ".")
 		}
-		return content{srv: &dns.SRVRecordDataParam{
-			Priority: cf.F(float64(n[0])), Weight: cf.F(float64(n[1])), Port: cf.F(float64(n[2])), Target: cf.F(host),
-		}}, nil
+		var srv dns.SRVRecordDataParam
+		srv.Priority.Value, srv.Priority.Present = float64(n[0]), true
+		srv.Weight.Value, srv.Weight.Present = float64(n[1]), true
+		srv.Port.Value, srv.Port.Present = float64(n[2]), true
+		srv.Target.Value, srv.Target.Present = host, true
+		return content{srv: &srv}, nil
 	case endpoint.RecordTypeTLSA:
 		f := strings.Fields(target)
 		if len(f) != 4 {
@@ -84,9 +86,12 @@ func contentOf(typ, target string) (content, error) {
 			}
 			n[i] = v
 		}
-		return content{tlsa: &dns.TLSARecordDataParam{
-			Usage: cf.F(float64(n[0])), Selector: cf.F(float64(n[1])), MatchingType: cf.F(float64(n[2])), Certificate: cf.F(strings.ToLower(f[3])),
-		}}, nil
+		var tlsa dns.TLSARecordDataParam
+		tlsa.Usage.Value, tlsa.Usage.Present = float64(n[0]), true
+		tlsa.Selector.Value, tlsa.Selector.Present = float64(n[1]), true
+		tlsa.MatchingType.Value, tlsa.MatchingType.Present = float64(n[2]), true
+		tlsa.Certificate.Value, tlsa.Certificate.Present = strings.ToLower(f[3]), true
+		return content{tlsa: &tlsa}, nil
 	}
 	return content{content: target}, nil
 }
@@ -94,14 +99,18 @@ func contentOf(typ, target string) (content, error) {
 // postParam is the batch "posts" entry that creates w (checked by contentOf before).
 func postParam(w write) dns.RecordBatchParamsPostUnion {
 	c, _ := contentOf(w.typ, w.target)
-	p := dns.RecordBatchParamsPost{
-		Name: cf.F(w.name), TTL: cf.F(dns.TTL(w.ttl)), Type: cf.F(dns.RecordBatchParamsPostsType(w.typ)),
-		Proxied: cf.F(w.proxied), Comment: cf.F(w.comment), Tags: cf.F[any](w.tags),
-	}
+	var p dns.RecordBatchParamsPost
+	p.Name.Value, p.Name.Present = w.name, true
+	p.TTL.Value, p.TTL.Present = dns.TTL(w.ttl), true
+	p.Type.Value, p.Type.Present = dns.RecordBatchParamsPostsType(w.typ), true
+	p.Proxied.Value, p.Proxied.Present = w.proxied, true
+	p.Comment.Value, p.Comment.Present = w.comment, true
+	p.Tags.Value, p.Tags.Present = w.tags, true
 	if data := c.data(); data != nil {
-		p.Data = cf.F(data)
+		p.Data.Value, p.Data.Present = data, true
 	} else {
-		p.Content, p.Priority = cf.F(c.content), cf.F(c.priority)
+		p.Content.Value, p.Content.Present = c.content, true
+		p.Priority.Value, p.Priority.Present = c.priority, true
 	}
 	return p
 }
@@ -109,14 +118,18 @@ func postParam(w write) dns.RecordBatchParamsPostUnion {
 // newBody is the body of the single-record create (the fallback for one refused change).
 func newBody(w write) dns.RecordNewParamsBody {
 	c, _ := contentOf(w.typ, w.target)
-	b := dns.RecordNewParamsBody{
-		Name: cf.F(w.name), TTL: cf.F(dns.TTL(w.ttl)), Type: cf.F(dns.RecordNewParamsBodyType(w.typ)),
-		Proxied: cf.F(w.proxied), Comment: cf.F(w.comment), Tags: cf.F[any](w.tags),
-	}
+	var b dns.RecordNewParamsBody
+	b.Name.Value, b.Name.Present = w.name, true
+	b.TTL.Value, b.TTL.Present = dns.TTL(w.ttl), true
+	b.Type.Value, b.Type.Present = dns.RecordNewParamsBodyType(w.typ), true
+	b.Proxied.Value, b.Proxied.Present = w.proxied, true
+	b.Comment.Value, b.Comment.Present = w.comment, true
+	b.Tags.Value, b.Tags.Present = w.tags, true
 	if data := c.data(); data != nil {
-		b.Data = cf.F(data)
+		b.Data.Value, b.Data.Present = data, true
 	} else {
-		b.Content, b.Priority = cf.F(c.content), cf.F(c.priority)
+		b.Content.Value, b.Content.Present = c.content, true
+		b.Priority.Value, b.Priority.Present = c.priority, true
 	}
 	return b
 }
@@ -124,14 +137,18 @@ func newBody(w write) dns.RecordNewParamsBody {
 // updateBody is the body of the single-record update.
 func updateBody(w write) dns.RecordUpdateParamsBody {
 	c, _ := contentOf(w.typ, w.target)
-	b := dns.RecordUpdateParamsBody{
-		Name: cf.F(w.name), TTL: cf.F(dns.TTL(w.ttl)), Type: cf.F(dns.RecordUpdateParamsBodyType(w.typ)),
-		Proxied: cf.F(w.proxied), Comment: cf.F(w.comment), Tags: cf.F[any](w.tags),
-	}
+	var b dns.RecordUpdateParamsBody
+	b.Name.Value, b.Name.Present = w.name, true
+	b.TTL.Value, b.TTL.Present = dns.TTL(w.ttl), true
+	b.Type.Value, b.Type.Present = dns.RecordUpdateParamsBodyType(w.typ), true
+	b.Proxied.Value, b.Proxied.Present = w.proxied, true
+	b.Comment.Value, b.Comment.Present = w.comment, true
+	b.Tags.Value, b.Tags.Present = w.tags, true
 	if data := c.data(); data != nil {
-		b.Data = cf.F(data)
+		b.Data.Value, b.Data.Present = data, true
 	} else {
-		b.Content, b.Priority = cf.F(c.content), cf.F(c.priority)
+		b.Content.Value, b.Content.Present = c.content, true
+		b.Priority.Value, b.Priority.Present = c.priority, true
 	}
 	return b
 }
@@ -140,40 +157,59 @@ func updateBody(w write) dns.RecordUpdateParamsBody {
 // entry per record type.
 func putParam(id string, w write) dns.BatchPutUnionParam {
 	c, _ := contentOf(w.typ, w.target)
-	name, ttl, comment, tags := cf.F(w.name), cf.F(dns.TTL(w.ttl)), cf.F(w.comment), cf.F(w.tags)
-	proxied, body, rid := cf.F(w.proxied), cf.F(c.content), cf.F(id)
+	// The fields every typed entry shares, set once on the A entry and copied to the others (their
+	// types are the SDK's, named only through its structs).
+	var a dns.ARecordParam
+	a.Name.Value, a.Name.Present = w.name, true
+	a.TTL.Value, a.TTL.Present = dns.TTL(w.ttl), true
+	a.Content.Value, a.Content.Present = c.content, true
+	a.Proxied.Value, a.Proxied.Present = w.proxied, true
+	a.Comment.Value, a.Comment.Present = w.comment, true
+	a.Tags.Value, a.Tags.Present = w.tags, true
+	name, ttl, body, proxied, comment, tags := a.Name, a.TTL, a.Content, a.Proxied, a.Comment, a.Tags
+	var put dns.BatchPutARecordParam
+	put.ID.Value, put.ID.Present = id, true
+	rid := put.ID
 	switch w.typ {
 	case endpoint.RecordTypeA:
-		return dns.BatchPutARecordParam{ID: rid, ARecordParam: dns.ARecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.ARecordTypeA), Content: body, Proxied: proxied, Comment: comment, Tags: tags}}
+		a.Type.Value, a.Type.Present = dns.ARecordTypeA, true
+		return dns.BatchPutARecordParam{ID: rid, ARecordParam: a}
 	case endpoint.RecordTypeAAAA:
-		return dns.BatchPutAAAARecordParam{ID: rid, AAAARecordParam: dns.AAAARecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.AAAARecordTypeAAAA), Content: body, Proxied: proxied, Comment: comment, Tags: tags}}
+		r := dns.AAAARecordParam{Name: name, TTL: ttl, Content: body, Proxied: proxied, Comment: comment, Tags: tags}
+		r.Type.Value, r.Type.Present = dns.AAAARecordTypeAAAA, true
+		return dns.BatchPutAAAARecordParam{ID: rid, AAAARecordParam: r}
 	case endpoint.RecordTypeCNAME:
-		return dns.BatchPutCNAMERecordParam{ID: rid, CNAMERecordParam: dns.CNAMERecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.CNAMERecordTypeCNAME), Content: body, Proxied: proxied, Comment: comment, Tags: tags}}
+		r := dns.CNAMERecordParam{Name: name, TTL: ttl, Content: body, Proxied: proxied, Comment: comment, Tags: tags}
+		r.Type.Value, r.Type.Present = dns.CNAMERecordTypeCNAME, true
+		return dns.BatchPutCNAMERecordParam{ID: rid, CNAMERecordParam: r}
 	case endpoint.RecordTypeTXT:
-		return dns.BatchPutTXTRecordParam{ID: rid, TXTRecordParam: dns.TXTRecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.TXTRecordTypeTXT), Content: body, Proxied: proxied, Comment: comment, Tags: tags}}
+		r := dns.TXTRecordParam{Name: name, TTL: ttl, Content: body, Proxied: proxied, Comment: comment, Tags: tags}
+		r.Type.Value, r.Type.Present = dns.TXTRecordTypeTXT, true
+		return dns.BatchPutTXTRecordParam{ID: rid, TXTRecordParam: r}
 	case endpoint.RecordTypeMX:
-		return dns.BatchPutMXRecordParam{ID: rid, MXRecordParam: dns.MXRecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.MXRecordTypeMX), Content: body, Priority: cf.F(c.priority), Proxied: proxied, Comment: comment, Tags: tags}}
+		r := dns.MXRecordParam{Name: name, TTL: ttl, Content: body, Proxied: proxied, Comment: comment, Tags: tags}
+		r.Type.Value, r.Type.Present = dns.MXRecordTypeMX, true
+		r.Priority.Value, r.Priority.Present = c.priority, true
+		return dns.BatchPutMXRecordParam{ID: rid, MXRecordParam: r}
 	case endpoint.RecordTypeNS:
-		return dns.BatchPutNSRecordParam{ID: rid, NSRecordParam: dns.NSRecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.NSRecordTypeNS), Content: body, Proxied: proxied, Comment: comment, Tags: tags}}
+		r := dns.NSRecordParam{Name: name, TTL: ttl, Content: body, Proxied: proxied, Comment: comment, Tags: tags}
+		r.Type.Value, r.Type.Present = dns.NSRecordTypeNS, true
+		return dns.BatchPutNSRecordParam{ID: rid, NSRecordParam: r}
 	case endpoint.RecordTypeTLSA:
-		var data dns.TLSARecordDataParam
+		r := dns.TLSARecordParam{Name: name, TTL: ttl, Proxied: proxied, Comment: comment, Tags: tags}
+		r.Type.Value, r.Type.Present = dns.TLSARecordTypeTLSA, true
 		if c.tlsa != nil {
-			data = *c.tlsa
+			r.Data.Value = *c.tlsa
 		}
-		return dns.BatchPutTLSARecordParam{ID: rid, TLSARecordParam: dns.TLSARecordParam{Name: name, TTL: ttl,
-			Type: cf.F(dns.TLSARecordTypeTLSA), Data: cf.F(data), Proxied: proxied, Comment: comment, Tags: tags}}
+		r.Data.Present = true
+		return dns.BatchPutTLSARecordParam{ID: rid, TLSARecordParam: r}
 	}
 	// SRV, the one type of recordTypes left.
-	var data dns.SRVRecordDataParam
+	r := dns.SRVRecordParam{Name: name, TTL: ttl, Proxied: proxied, Comment: comment, Tags: tags}
+	r.Type.Value, r.Type.Present = dns.SRVRecordTypeSRV, true
 	if c.srv != nil {
-		data = *c.srv
+		r.Data.Value = *c.srv
 	}
-	return dns.BatchPutSRVRecordParam{ID: rid, SRVRecordParam: dns.SRVRecordParam{Name: name, TTL: ttl,
-		Type: cf.F(dns.SRVRecordTypeSRV), Data: cf.F(data), Proxied: proxied, Comment: comment, Tags: tags}}
+	r.Data.Present = true
+	return dns.BatchPutSRVRecordParam{ID: rid, SRVRecordParam: r}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	cf "github.com/cloudflare/cloudflare-go/v7"
 	"github.com/cloudflare/cloudflare-go/v7/packages/pagination"
 	"github.com/cloudflare/cloudflare-go/v7/zones"
 
@@ -73,7 +72,9 @@ func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 	var out []zone
 	if ids := nonEmpty(p.cfg.ZoneIDFilter); len(ids) > 0 {
 		for _, id := range ids {
-			z, err := p.client.Zones.Get(ctx, zones.ZoneGetParams{ZoneID: cf.F(id)})
+			var params zones.ZoneGetParams
+			params.ZoneID.Value, params.ZoneID.Present = id, true
+			z, err := p.client.Zones.Get(ctx, params)
 			if err != nil {
 				return nil, fmt.Errorf("--zone-id-filter=%s: %w", id, describeError(err))
 			}
@@ -83,7 +84,10 @@ func (p *Provider) listZones(ctx context.Context) ([]zone, error) {
 		return out, nil
 	}
 	err := eachPage(ctx, zonesPerPage, func(ctx context.Context, page int) (*pagination.V4PagePaginationArray[zones.Zone], error) {
-		return p.client.Zones.List(ctx, zones.ZoneListParams{PerPage: cf.F(float64(zonesPerPage)), Page: cf.F(float64(page))})
+		var params zones.ZoneListParams
+		params.PerPage.Value, params.PerPage.Present = zonesPerPage, true
+		params.Page.Value, params.Page.Present = float64(page), true
+		return p.client.Zones.List(ctx, params)
 	}, func(zz zones.Zone) {
 		if z := zoneOf(zz); p.filter.managesZone(z.name) {
 			out = append(out, z)
