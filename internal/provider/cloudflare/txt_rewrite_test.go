@@ -1,10 +1,7 @@
 package cloudflare
 
 import (
-	"context"
-	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,45 +9,9 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
+	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
 	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 )
-
-// batchRecorder keeps each change batch the registry hands the provider, then forwards it.
-type batchRecorder struct {
-	provider.Wrapped
-	mu      sync.Mutex
-	batches []*plan.Changes
-}
-
-func (c *batchRecorder) ApplyChanges(ctx context.Context, changes *plan.Changes) error {
-	c.mu.Lock()
-	c.batches = append(c.batches, changes)
-	c.mu.Unlock()
-	return c.Provider.ApplyChanges(ctx, changes)
-}
-
-// lastTXTChanges names the TXT changes of the last batch sent: "create|update|delete name properties".
-func (c *batchRecorder) lastTXTChanges(t *testing.T) []string {
-	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.batches) == 0 {
-		t.Fatal("no batch was sent")
-	}
-	last := c.batches[len(c.batches)-1]
-	var out []string
-	add := func(action string, eps []*endpoint.Endpoint) {
-		for _, e := range eps {
-			if e.RecordType == endpoint.RecordTypeTXT {
-				out = append(out, fmt.Sprintf("%s %s %v", action, e.DNSName, e.ProviderSpecific))
-			}
-		}
-	}
-	add("create", last.Create)
-	add("update", last.UpdateNew)
-	add("delete", last.Delete)
-	return out
-}
 
 // TestUpdatingAProxiedRecordAfterAListingLeavesItsTXTAlone: an ownership TXT carries its record's
 // properties (as external-dns writes it), but Cloudflare proxies no TXT and keeps no regional
@@ -72,7 +33,7 @@ func TestUpdatingAProxiedRecordAfterAListingLeavesItsTXTAlone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			emu, base := emulator(t, cloudflareemu.Options{})
 			seedZones(t, emu, cloudflareemu.SeedZone{Name: "example.com"})
-			rec := &batchRecorder{Wrapped: provider.Wrapped{Provider: newTestProvider(t, base, tc.cfg)}}
+			rec := &providertest.BatchRecorder{Wrapped: provider.Wrapped{Provider: newTestProvider(t, base, tc.cfg)}}
 			reg, err := txt.New(rec, txt.Config{OwnerID: "x", CacheInterval: time.Hour})
 			if err != nil {
 				t.Fatal(err)
@@ -127,7 +88,7 @@ func TestUpdatingAProxiedRecordAfterAListingLeavesItsTXTAlone(t *testing.T) {
 			if err := reg.ApplyChanges(ctx, &plan.Changes{Create: record("192.0.2.1", "c1")}); err != nil {
 				t.Fatal(err)
 			}
-			if got := rec.lastTXTChanges(t); len(got) != 1 {
+			if got := providertest.TXTChanges(rec.Last(t)); len(got) != 1 {
 				t.Fatalf("creating the record sent TXT changes %q, want one create", got)
 			}
 
@@ -135,7 +96,7 @@ func TestUpdatingAProxiedRecordAfterAListingLeavesItsTXTAlone(t *testing.T) {
 			if err := reg.ApplyChanges(ctx, &plan.Changes{UpdateOld: listed(true), UpdateNew: record("192.0.2.2", "c1")}); err != nil {
 				t.Fatal(err)
 			}
-			if got := rec.lastTXTChanges(t); len(got) != 0 {
+			if got := providertest.TXTChanges(rec.Last(t)); len(got) != 0 {
 				t.Errorf("after a listing, updating the target also sent TXT changes %q, want none", got)
 			}
 
@@ -148,7 +109,7 @@ func TestUpdatingAProxiedRecordAfterAListingLeavesItsTXTAlone(t *testing.T) {
 				if err := reg.ApplyChanges(ctx, &plan.Changes{UpdateOld: listed(step.relist), UpdateNew: record("192.0.2.2", step.comment)}); err != nil {
 					t.Fatal(err)
 				}
-				if got := rec.lastTXTChanges(t); len(got) != 1 {
+				if got := providertest.TXTChanges(rec.Last(t)); len(got) != 1 {
 					t.Errorf("relisted %v: changing the comment to %s sent TXT changes %q, want one update", step.relist, step.comment, got)
 				}
 				if got := txtComment(); got != step.comment {
