@@ -2,68 +2,21 @@ package google
 
 import (
 	"testing"
-	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/googlednsemu"
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/provider"
 	"github.com/zonekeeper/zonekeeper/internal/provider/providertest"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
 )
 
-// TestAnotherProvidersPropertyDoesNotRewriteTheRecord: sources copy every cloudflare-, aws-, azure-
-// annotation to a property, whichever provider runs (a chart shared with a Cloudflare cluster sets
-// cloudflare-proxied). Cloud DNS reads no property, so a record and its ownership TXT list without
-// them. Once the registry's cache comes from a listing, the unchanged record must plan nothing, and
-// updating its target must not rewrite its TXT.
+// TestAnotherProvidersPropertyDoesNotRewriteTheRecord: Cloud DNS reads no property, so a record and its
+// ownership TXT list without the ones sources copy from other providers' annotations; the unchanged
+// record must plan nothing after a listing, and updating its target must not rewrite its TXT
+// (providertest.ForeignPropertiesLeaveTheRecordAlone).
 func TestAnotherProvidersPropertyDoesNotRewriteTheRecord(t *testing.T) {
 	emu, base, key := emulator(t, googlednsemu.Options{})
 	seedZones(t, emu, googlednsemu.SeedZone{Name: "pub", DNSName: "example.com."})
-	rec := &providertest.BatchRecorder{Wrapped: provider.Wrapped{Provider: newTestProvider(t, base, key, Config{})}}
-	// As the app builds a view's provider: its kind's properties only (provider.OwnPropertiesOnly).
-	reg, err := txt.New(provider.OwnPropertiesOnly(rec, (&GoogleFlags{}).Kind().Properties), txt.Config{OwnerID: "x", CacheInterval: time.Hour})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := testCtx(t)
-	const name = "web.example.com"
-	desired := func(target string) []*endpoint.Endpoint {
-		e := ep(name, endpoint.RecordTypeA, 300, target).WithProviderSpecific("cloudflare/proxied", "true").
-			WithProviderSpecific("aws/evaluate-target-health", "true")
-		out, err := reg.AdjustEndpoints(ctx, []*endpoint.Endpoint{e})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
-	listed := func() []*endpoint.Endpoint {
-		reg.Invalidate()
-		eps, err := reg.Records(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range eps {
-			if e.DNSName == name && e.RecordType == endpoint.RecordTypeA && e.Labels[endpoint.OwnerLabelKey] == "x" {
-				return []*endpoint.Endpoint{e}
-			}
-		}
-		t.Fatalf("%s not listed as ours: %v", name, eps)
-		return nil
-	}
-
-	if err := reg.ApplyChanges(ctx, &plan.Changes{Create: desired("192.0.2.1")}); err != nil {
-		t.Fatal(err)
-	}
-	res := plan.Calculate(plan.Input{Desired: desired("192.0.2.1"), Current: listed(), OwnerID: "x", Policy: plan.PolicySync,
-		ManagedRecordTypes: []string{endpoint.RecordTypeA}})
-	if res.Changes.HasChanges() {
-		t.Errorf("after a listing, the unchanged record plans update %v, want nothing", res.Changes.UpdateNew)
-	}
-	if err := reg.ApplyChanges(ctx, &plan.Changes{UpdateOld: listed(), UpdateNew: desired("192.0.2.2")}); err != nil {
-		t.Fatal(err)
-	}
-	if got := providertest.TXTChanges(rec.Last(t)); len(got) != 0 {
-		t.Errorf("after a listing, updating the target also sent TXT changes %q, want none", got)
-	}
+	p := newTestProvider(t, base, key, Config{})
+	providertest.ForeignPropertiesLeaveTheRecordAlone(t, p, (&GoogleFlags{}).Kind().Properties,
+		endpoint.ProviderSpecificProperty{Name: "cloudflare/proxied", Value: "true"},
+		endpoint.ProviderSpecificProperty{Name: "aws/evaluate-target-health", Value: "true"})
 }
