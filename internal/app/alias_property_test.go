@@ -1,19 +1,11 @@
 package app
 
 import (
-	"bytes"
-	"context"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/provider"
-	"github.com/zonekeeper/zonekeeper/internal/provider/inmemory"
-	"github.com/zonekeeper/zonekeeper/internal/provider/webhook"
 	"github.com/zonekeeper/zonekeeper/internal/route53emu"
 )
 
@@ -37,23 +29,8 @@ status: {loadBalancer: {ingress: [{hostname: k8s-default-lb-3333333333.us-east-1
 // and that view's server is sent it; with --provider=aws it is not, and it still makes the CNAME an
 // alias under --aws-prefer-cname.
 func TestPlanReportsAliasOnlyWhenNoViewsProviderReadsIt(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "svc.yaml"), []byte(aliasService), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	spy := &propertyNames{Wrapped: provider.Wrapped{Provider: inmemory.New("example.com")}}
-	srv := httptest.NewServer(webhook.Handler(spy, plan.DomainFilter{}, nil))
-	defer srv.Close()
+	spy, url, run := planOverManifest(t, aliasService)
 	const aliasProblem = "field=metadata.annotations[external-dns.alpha.kubernetes.io/alias] value=true reason=\"read only by --provider=aws, --provider=webhook; "
-	run := func(t *testing.T, args ...string) (string, string) {
-		t.Helper()
-		var out, errOut bytes.Buffer
-		args = append([]string{"plan", "--source=manifest", "--manifest=" + dir, "--txt-owner-id=plan"}, args...)
-		if code := Main(context.Background(), args, &out, &errOut, func(string) string { return "" }); code != ExitHasChanges {
-			t.Fatalf("zonekeeper plan exited %d, want %d (changes):\n%s\n%s", code, ExitHasChanges, out.String(), errOut.String())
-		}
-		return out.String(), errOut.String()
-	}
 	t.Run("inmemory", func(t *testing.T) {
 		_, errOut := run(t, "--provider=inmemory", "--inmemory-zone=example.com")
 		if want := aliasProblem + "--provider=inmemory does not read it: not applied\""; !strings.Contains(errOut, want) {
@@ -62,7 +39,7 @@ func TestPlanReportsAliasOnlyWhenNoViewsProviderReadsIt(t *testing.T) {
 	})
 	t.Run("inmemory and a webhook view", func(t *testing.T) {
 		_, errOut := run(t, "--provider=inmemory", "--inmemory-zone=example.com", "--view=inside", "--view=outside",
-			"--view-provider=outside=webhook", "--webhook-provider-url="+srv.URL)
+			"--view-provider=outside=webhook", "--webhook-provider-url="+url)
 		if strings.Contains(errOut, "annotations[external-dns.alpha.kubernetes.io/alias]") {
 			t.Errorf("alias reported, yet the webhook view's provider reads it:\n%s", errOut)
 		}
