@@ -18,6 +18,12 @@ func (t *targets) add(o *objectInput, field, raw string) {
 		o.problem(field, raw, err.Error())
 		return
 	}
+	if n == raw {
+		// Nearly always the object's own spelling is the normalised one: keep its string, not the one
+		// normalising rendered, so the endpoints (and the controller's index of them, which outlives
+		// the run) share the cached object's copy instead of holding one more each (issue 15).
+		n = raw
+	}
 	t.addValid(n, rt)
 }
 
