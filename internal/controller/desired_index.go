@@ -14,14 +14,17 @@ import (
 //
 // It keeps copies of the sources' endpoints, not the endpoints themselves: the sources' endpoints are
 // garbage once the run that indexed them ends. Most objects (an Ingress of one host) make one endpoint
-// whose only label is its object's resource label; the index keeps such an object's endpoint inline in
-// its map entry, without the label map (336 bytes of the about 600 each endpoint cost), the set
-// identifier and the properties it does not have, and names with one object map to that object's
-// resource string alone (issue 15). Targets and provider-specific properties are shared with the
-// sources' endpoints, which nothing modifies after the sources return.
+// of one target whose only label is its object's resource label; the index keeps such an endpoint as
+// its name, target, type and TTL alone (the label map was 336 bytes of the about 600 each endpoint
+// cost), and a name of one object maps to that object's resource string alone (issue 15). Targets and
+// provider-specific properties are shared with the sources' endpoints, which nothing modifies after the
+// sources return.
 type desiredIndex struct {
-	valid      bool
-	byResource map[string]indexedObject
+	valid bool
+	// plain holds the objects of one plainEndpoint; others every other object, as copies of its
+	// endpoints (indexed). An object is in one of them at most.
+	plain  map[string]plainEndpoint
+	others map[string][]endpoint.Endpoint
 	// byName is, per plan.NameKey, the one object with an endpoint there; a name several objects have
 	// endpoints at is in sharedNames instead, with each of them once.
 	byName      map[string]string
@@ -29,15 +32,48 @@ type desiredIndex struct {
 	total       int
 }
 
-// indexedObject is what the index keeps of one object's endpoints: the one plain endpoint (its only
-// label the resource label, no set identifier, no provider-specific properties) in the fields, or, for
-// any other object, copies of every endpoint in all.
-type indexedObject struct {
+// plainEndpoint is an object's one endpoint when it has one target, no label but the resource label,
+// no set identifier and no provider-specific properties, and a type of plainTypeOf: a map entry of 16
+// bytes of key and these 48, in a map sized to a power of two (20,000 objects take 32,768 entries).
+type plainEndpoint struct {
 	dnsName    string
-	targets    endpoint.Targets
-	recordType string
+	target     string
 	ttl        endpoint.TTL
-	all        *[]endpoint.Endpoint
+	recordType plainType
+}
+
+// plainType is the record type of a plainEndpoint, in a byte rather than a string's 16.
+type plainType uint8
+
+const (
+	plainA plainType = iota + 1
+	plainAAAA
+	plainCNAME
+)
+
+// plainTypeOf is recordType's plainType; 0 for a type a plainEndpoint does not keep.
+func plainTypeOf(recordType string) plainType {
+	switch recordType {
+	case endpoint.RecordTypeA:
+		return plainA
+	case endpoint.RecordTypeAAAA:
+		return plainAAAA
+	case endpoint.RecordTypeCNAME:
+		return plainCNAME
+	}
+	return 0
+}
+
+func (t plainType) String() string {
+	switch t {
+	case plainA:
+		return endpoint.RecordTypeA
+	case plainAAAA:
+		return endpoint.RecordTypeAAAA
+	case plainCNAME:
+		return endpoint.RecordTypeCNAME
+	}
+	return ""
 }
 
 // rebuild indexes a full desired state.
@@ -46,7 +82,8 @@ func (x *desiredIndex) rebuild(eps []*endpoint.Endpoint) {
 	for _, e := range eps {
 		counts[e.Resource()]++
 	}
-	x.byResource = make(map[string]indexedObject, len(counts))
+	x.plain = make(map[string]plainEndpoint, len(counts))
+	x.others = map[string][]endpoint.Endpoint{}
 	x.byName = make(map[string]string, len(eps))
 	x.sharedNames = map[string][]string{}
 	x.total = 0
@@ -69,14 +106,18 @@ func (x *desiredIndex) rebuild(eps []*endpoint.Endpoint) {
 	x.valid = true
 }
 
+// objects is how many objects the index holds.
+func (x *desiredIndex) objects() int { return len(x.plain) + len(x.others) }
+
 // replace sets the endpoints of one object (none: it is gone or publishes nothing).
 func (x *desiredIndex) replace(resource string, eps []*endpoint.Endpoint) {
-	if old, ok := x.byResource[resource]; ok {
+	if old, ok := x.object(resource); ok {
 		x.total -= old.len()
 		for _, name := range old.names() {
 			x.unlink(name, resource)
 		}
-		delete(x.byResource, resource)
+		delete(x.plain, resource)
+		delete(x.others, resource)
 	}
 	if len(eps) > 0 {
 		x.put(resource, eps)
@@ -85,31 +126,32 @@ func (x *desiredIndex) replace(resource string, eps []*endpoint.Endpoint) {
 
 // put indexes the endpoints (at least one) of an object the index does not hold.
 func (x *desiredIndex) put(resource string, eps []*endpoint.Endpoint) {
-	var o indexedObject
-	if e := eps[0]; len(eps) == 1 && plainEndpoint(resource, e) {
-		o = indexedObject{dnsName: e.DNSName, targets: e.Targets, recordType: e.RecordType, ttl: e.RecordTTL}
+	o := indexedObject{resource: resource}
+	if e := eps[0]; len(eps) == 1 && isPlain(resource, e) {
+		o.plain = plainEndpoint{dnsName: e.DNSName, target: e.Targets[0], ttl: e.RecordTTL, recordType: plainTypeOf(e.RecordType)}
+		x.plain[resource] = o.plain
 	} else {
-		all := make([]endpoint.Endpoint, len(eps))
+		o.all = make([]endpoint.Endpoint, len(eps))
 		for i, e := range eps {
-			all[i] = indexed(resource, e)
+			o.all[i] = indexed(resource, e)
 		}
-		o.all = &all
+		x.others[resource] = o.all
 	}
-	x.byResource[resource] = o
 	x.total += len(eps)
 	for _, name := range o.names() {
 		x.link(name, resource)
 	}
 }
 
-// plainEndpoint says whether e is kept in an indexedObject's fields: endpointAt gives it back whole.
-func plainEndpoint(resource string, e *endpoint.Endpoint) bool {
-	return resource != "" && len(e.Labels) == 1 && e.Labels[endpoint.ResourceLabelKey] == resource &&
+// isPlain says whether e is kept as a plainEndpoint: indexedObject.endpoint gives it back whole.
+func isPlain(resource string, e *endpoint.Endpoint) bool {
+	return resource != "" && len(e.Targets) == 1 && plainTypeOf(e.RecordType) != 0 &&
+		len(e.Labels) == 1 && e.Labels[endpoint.ResourceLabelKey] == resource &&
 		e.SetIdentifier == "" && e.ProviderSpecific == nil
 }
 
 // indexed is the copy of e the index keeps under resource: without its label map when that holds
-// nothing but the resource label naming resource (restored by endpoint).
+// nothing but the resource label naming resource (restored by indexedObject.endpoint).
 func indexed(resource string, e *endpoint.Endpoint) endpoint.Endpoint {
 	c := *e
 	if resource != "" && len(c.Labels) == 1 && c.Labels[endpoint.ResourceLabelKey] == resource {
@@ -118,9 +160,24 @@ func indexed(resource string, e *endpoint.Endpoint) endpoint.Endpoint {
 	return c
 }
 
+// indexedObject is one object's entry as the index reads it: all, or, when that is nil, plain.
+type indexedObject struct {
+	resource string
+	plain    plainEndpoint
+	all      []endpoint.Endpoint
+}
+
+func (x *desiredIndex) object(resource string) (indexedObject, bool) {
+	if p, ok := x.plain[resource]; ok {
+		return indexedObject{resource: resource, plain: p}, true
+	}
+	all, ok := x.others[resource]
+	return indexedObject{resource: resource, all: all}, ok
+}
+
 func (o indexedObject) len() int {
 	if o.all != nil {
-		return len(*o.all)
+		return len(o.all)
 	}
 	return 1
 }
@@ -128,21 +185,22 @@ func (o indexedObject) len() int {
 // name is the DNS name of the object's i-th endpoint.
 func (o indexedObject) name(i int) string {
 	if o.all != nil {
-		return (*o.all)[i].DNSName
+		return o.all[i].DNSName
 	}
-	return o.dnsName
+	return o.plain.dnsName
 }
 
 // endpoint is the object's i-th endpoint as the source made it, a new one the caller may change (but
-// not its targets, or a label map other than a restored resource label).
-func (o indexedObject) endpoint(resource string, i int) *endpoint.Endpoint {
+// not the targets of one kept in all, or a label map other than a restored resource label).
+func (o indexedObject) endpoint(i int) *endpoint.Endpoint {
 	if o.all == nil {
-		return &endpoint.Endpoint{DNSName: o.dnsName, Targets: o.targets, RecordType: o.recordType, RecordTTL: o.ttl,
-			Labels: endpoint.Labels{endpoint.ResourceLabelKey: resource}}
+		p := o.plain
+		return &endpoint.Endpoint{DNSName: p.dnsName, Targets: endpoint.Targets{p.target}, RecordType: p.recordType.String(),
+			RecordTTL: p.ttl, Labels: endpoint.Labels{endpoint.ResourceLabelKey: o.resource}}
 	}
-	e := (*o.all)[i]
-	if e.Labels == nil && resource != "" {
-		e.Labels = endpoint.Labels{endpoint.ResourceLabelKey: resource}
+	e := o.all[i]
+	if e.Labels == nil && o.resource != "" {
+		e.Labels = endpoint.Labels{endpoint.ResourceLabelKey: o.resource}
 	}
 	return &e
 }
@@ -195,7 +253,7 @@ func (x *desiredIndex) unlink(name, resource string) {
 
 // names are the names (plan.NameKey) one object has endpoints at.
 func (x *desiredIndex) names(resource string) []string {
-	o, ok := x.byResource[resource]
+	o, ok := x.object(resource)
 	if !ok {
 		return nil
 	}
@@ -208,10 +266,10 @@ func (x *desiredIndex) names(resource string) []string {
 func (x *desiredIndex) at(names map[string]bool) []*endpoint.Endpoint {
 	var out []*endpoint.Endpoint
 	add := func(name, r string) {
-		o := x.byResource[r]
+		o, _ := x.object(r)
 		for i := range o.len() {
 			if plan.NameKey(o.name(i)) == name {
-				out = append(out, o.endpoint(r, i))
+				out = append(out, o.endpoint(i))
 			}
 		}
 	}

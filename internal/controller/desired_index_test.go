@@ -148,18 +148,30 @@ func TestDesiredIndexNamesOfSeveralObjects(t *testing.T) {
 }
 
 // TestIndexedEndpointKeepsEveryField: an object's one plain endpoint is kept field by field; a field
-// added to endpoint.Endpoint must be kept too (indexedObject, plainEndpoint), then counted here.
+// added to endpoint.Endpoint must be kept too (plainEndpoint, isPlain), then counted here; so must a
+// record type plainEndpoint keeps.
 func TestIndexedEndpointKeepsEveryField(t *testing.T) {
 	if n := reflect.TypeFor[endpoint.Endpoint]().NumField(); n != 7 {
 		t.Errorf("endpoint.Endpoint has %d fields, the index knows of 7: keep the new ones in indexedObject or make plainEndpoint refuse them", n)
 	}
 	e := endpoint.NewWithTTL("web.example.com", endpoint.RecordTypeCNAME, 300, "lb.example.net").WithLabel(endpoint.ResourceLabelKey, "ingress/default/web")
+	two := endpoint.New("api.example.com", endpoint.RecordTypeA, "192.0.2.1", "192.0.2.2").WithLabel(endpoint.ResourceLabelKey, "ingress/default/api")
 	var x desiredIndex
-	x.rebuild([]*endpoint.Endpoint{e})
-	if o := x.byResource["ingress/default/web"]; o.all != nil {
-		t.Fatalf("a plain endpoint kept as a copy: %+v", o)
+	x.rebuild([]*endpoint.Endpoint{e, two})
+	for _, rt := range []string{endpoint.RecordTypeA, endpoint.RecordTypeAAAA, endpoint.RecordTypeCNAME, endpoint.RecordTypeTXT} {
+		if got := plainTypeOf(rt).String(); got != rt && (got != "" || rt != endpoint.RecordTypeTXT) {
+			t.Errorf("record type %s kept as %q", rt, got)
+		}
 	}
-	if got := x.at(map[string]bool{"web.example.com": true}); len(got) != 1 || !reflect.DeepEqual(got[0], e) {
-		t.Errorf("at gives %+v, the source made %+v", got, e)
+	if _, ok := x.plain["ingress/default/web"]; !ok {
+		t.Fatalf("a plain endpoint kept as a copy: %+v", x.others)
+	}
+	if _, ok := x.others["ingress/default/api"]; !ok {
+		t.Fatalf("an endpoint of two targets kept as a plain one: %+v", x.plain)
+	}
+	for _, want := range []*endpoint.Endpoint{e, two} {
+		if got := x.at(map[string]bool{want.DNSName: true}); len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+			t.Errorf("at gives %+v, the source made %+v", got, want)
+		}
 	}
 }

@@ -35,7 +35,7 @@ func maxScopedObjects(indexed int) int { return max(256, indexed/8) }
 func (c *Controller) reconcileObjects(ctx context.Context, report *Report, resources []string, listing sourceListing) (out Outcome, done bool, err error) {
 	src, ok := c.source.(source.ObjectSource)
 	lookup, ok2 := c.registry.(namedRecords)
-	if !ok || !ok2 || !c.index.valid || c.settings.DryRun || c.unreadable != "" || len(resources) > maxScopedObjects(len(c.index.byResource)) {
+	if !ok || !ok2 || !c.index.valid || c.settings.DryRun || c.unreadable != "" || len(resources) > maxScopedObjects(c.index.objects()) {
 		return Outcome{}, false, nil
 	}
 	kinds := src.ObjectKinds()
