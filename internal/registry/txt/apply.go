@@ -147,7 +147,7 @@ func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
 			return nil
 		}
 		if b.r.codec.sameAs(rec.Labels, prev.own) {
-			if endpoint.SameProviderSpecific(prev.ep.ProviderSpecific, rec.ProviderSpecific) {
+			if endpoint.SameProviderSpecific(prev.listedProviderSpecific(), rec.ProviderSpecific) {
 				return nil
 			}
 			propsOnly = true
@@ -166,7 +166,7 @@ func (b *batch) ensureTXT(rec *endpoint.Endpoint, o int) error {
 		b.send(&sentChange{action: provider.ActionCreate, ep: txt, origin: o, txt: true})
 		return nil
 	}
-	c := &sentChange{action: provider.ActionUpdate, ep: txt, old: prev.ep.DeepCopy(), origin: o, txt: true}
+	c := &sentChange{action: provider.ActionUpdate, ep: txt, old: prev.listedCopy(), origin: o, txt: true}
 	b.send(c)
 	if propsOnly {
 		b.propsOnly = append(b.propsOnly, c)
@@ -216,7 +216,7 @@ func (b *batch) deleteTXT(rec *endpoint.Endpoint, o int) {
 		return
 	}
 	b.txtSeen[k] = true
-	b.send(&sentChange{action: provider.ActionDelete, ep: prev.ep.DeepCopy(), origin: o, txt: true})
+	b.send(&sentChange{action: provider.ActionDelete, ep: prev.listedCopy(), origin: o, txt: true})
 }
 
 // txtFor builds the ownership TXT of rec. It carries rec's set identifier and provider-specific

@@ -13,9 +13,19 @@ import (
 // plain text and its nonce are read off the labels when a write needs them (plain, nonce) rather than
 // kept beside them: the cache holds one per owned record, and the two strings made it 48 bytes
 // instead of 16 (issue 15).
+//
+// It also holds the TXT as listed when its entry keeps no endpoint (the common case; see compact.go).
+// Those fields sit here, not in a struct of their own, so that they share one word of padding with
+// encrypted: 48 bytes in all, where a struct of them made it 64.
 type ownership struct {
-	labels    endpoint.Labels // persisted labels, plus the nonce label when the value was encrypted
-	encrypted bool            // the value was encrypted (its nonce is the nonce label)
+	labels endpoint.Labels // persisted labels, plus the nonce label when the value was encrypted
+	// The listed TXT's name, value and TTL; see compactTXT.
+	name, value string
+	ttl         uint32
+	// noLabels: the listed TXT had an empty label map (newState gives every listed record without
+	// labels one), not a nil one.
+	noLabels  bool
+	encrypted bool // the value was encrypted (its nonce is the nonce label)
 }
 
 // plain is the canonical plain label string, to compare with what we would write.

@@ -50,10 +50,11 @@ func TestCacheKeepsOneCopyOfRepeatedStrings(t *testing.T) {
 		if en.own == nil {
 			continue
 		}
-		target := en.ep.Targets[0]
+		listed := en.listedCopy() // its strings are the entry's own
+		target := listed.Targets[0]
 		start, end := uintptr(unsafe.Pointer(unsafe.StringData(target))), uintptr(unsafe.Pointer(unsafe.StringData(target)))+uintptr(len(target))
 		if p := uintptr(unsafe.Pointer(unsafe.StringData(en.own.labels[endpoint.ResourceLabelKey]))); p < start || p >= end {
-			t.Errorf("%s: the resource label's value is stored apart from the TXT's own text", en.ep.DNSName)
+			t.Errorf("%s: the resource label's value is stored apart from the TXT's own text", listed.DNSName)
 		}
 	}
 }

@@ -11,14 +11,49 @@ import (
 // entry is one record set as the provider holds it, with its ownership value parsed if it is an
 // ownership TXT.
 type entry struct {
-	ep  *endpoint.Endpoint // the listed record set, or the memo's record standing for it (see foldEntry); never written
-	own *ownership         // nil unless this is an external-dns ownership TXT
+	// ep is the listed record set, or the memo's record standing for it (see foldEntry); never
+	// written. It is nil for an ownership TXT whose ownership keeps it (see compactListed).
+	ep  *endpoint.Endpoint
+	own *ownership // nil unless this is an external-dns ownership TXT
 	// folded is the fold memo's record for this entry: what fold made of it (nil until the first fold,
 	// and always for an ownership TXT). It lives here rather than in a map of its own beside entries,
 	// which cost about 100 bytes per record (issue 15).
 	folded *endpoint.Endpoint
 	// next is the next record set at the same name (see state.entries).
 	next *entry
+}
+
+// recordType is the entry's record type.
+func (en *entry) recordType() string {
+	if en.ep == nil {
+		return endpoint.RecordTypeTXT // compact ownership TXTs only
+	}
+	return en.ep.RecordType
+}
+
+// setID is the entry's set identifier.
+func (en *entry) setID() string {
+	if en.ep == nil {
+		return "" // compact ownership TXTs only
+	}
+	return en.ep.SetIdentifier
+}
+
+// listedCopy is a copy of the record set as listed, for the provider (a delete or an update's old
+// side). Only for ownership TXTs: a record's entry may keep the memo's record (see foldEntry).
+func (en *entry) listedCopy() *endpoint.Endpoint {
+	if en.ep == nil {
+		return en.own.listedTXT()
+	}
+	return en.ep.DeepCopy()
+}
+
+// listedProviderSpecific is the properties of the record set as listed (ownership TXTs only).
+func (en *entry) listedProviderSpecific() endpoint.ProviderSpecific {
+	if en.ep == nil {
+		return nil
+	}
+	return en.ep.ProviderSpecific
 }
 
 // state is the cached provider listing.
@@ -93,7 +128,7 @@ func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 // entry returns the record set stored under k, or nil.
 func (s *state) entry(k endpoint.Key) *entry {
 	for en := s.entries[k.DNSName]; en != nil; en = en.next {
-		if en.ep.RecordType == k.RecordType && en.ep.SetIdentifier == k.SetIdentifier {
+		if en.recordType() == k.RecordType && en.setID() == k.SetIdentifier {
 			return en
 		}
 	}
@@ -114,24 +149,30 @@ func (s *state) all() iter.Seq[*entry] {
 }
 
 // put stores a record set, replacing any with the same key (in place: the sets at a name keep their
-// order).
+// order). An ownership TXT in the common form is kept in its ownership, not as e (compactListed).
 func (s *state) put(e *endpoint.Endpoint, c codec) {
 	k := keyOf(e)
 	own := c.decodeRecord(e)
+	ep := e
+	if own != nil {
+		if compactListed(e, own) {
+			ep = nil
+		}
+	}
 	switch en := s.entry(k); {
 	case en == nil:
 		if !endpoint.IsASCII(k.DNSName) {
 			s.nonASCII++
 		}
-		s.append(k.DNSName, &entry{ep: e, own: own})
+		s.append(k.DNSName, &entry{ep: ep, own: own})
 	case own != nil && en.own == nil: // a record became an ownership TXT: it leaves the memo
 		s.markRemoved(k, en)
-		en.ep, en.own, en.folded = e, own, nil
+		en.ep, en.own, en.folded = ep, own, nil
 	default:
 		// A record replacing a record keeps the memo's record where it was until the name is
 		// folded again: the fold then replaces it in place, or drops it (removed) if the record
 		// leaves before that.
-		en.ep, en.own = e, own
+		en.ep, en.own = ep, own
 	}
 	s.dirty[k.DNSName] = true
 	s.mutations++
@@ -154,7 +195,7 @@ func (s *state) remove(e *endpoint.Endpoint) {
 	k := keyOf(e)
 	var prev, en *entry
 	for en = s.entries[k.DNSName]; en != nil; prev, en = en, en.next {
-		if en.ep.RecordType == k.RecordType && en.ep.SetIdentifier == k.SetIdentifier {
+		if en.recordType() == k.RecordType && en.setID() == k.SetIdentifier {
 			break
 		}
 	}
