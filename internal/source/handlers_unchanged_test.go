@@ -11,11 +11,12 @@ import (
 // informer's relist (the same resourceVersion), not for a node heartbeat once the transform dropped
 // the conditions, but for a new address, label or annotation.
 func TestUnchangedUpdatesAreDropped(t *testing.T) {
+	transform := nodePodTransform()
 	node := func(rv, address string, heartbeat int64) any {
 		n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1", ResourceVersion: rv, Labels: map[string]string{"zone": "a"}},
 			Status: corev1.NodeStatus{Addresses: []corev1.NodeAddress{{Type: corev1.NodeExternalIP, Address: address}},
 				Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastHeartbeatTime: metav1.Unix(heartbeat, 0)}}}}
-		out, err := trimNodeOrPod(n)
+		out, err := transform(n)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -81,10 +82,10 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 		return nil, err
 	}
 	f := newInformerFactory(client, cfg.Namespace)
-	inf := f.Networking().V1().Ingresses()
-	s := &IngressSource{c: c, ingresses: inf.Lister(), live: true}
+	inf := ingressInformer(f, cfg.Namespace)
+	s := &IngressSource{c: c, ingresses: networkinglisters.NewIngressLister(inf.GetIndexer()), live: true}
 	s.handlers.nameObjects("ingresses", ingressKind)
-	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"ingresses": inf.Informer()}, &s.handlers); err != nil {
+	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"ingresses": inf}, &s.handlers); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -92,8 +93,12 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 
 func newInformerFactory(client kubernetes.Interface, namespace string) informers.SharedInformerFactory {
 	return informers.NewSharedInformerFactoryWithOptions(client, 0,
-		informers.WithNamespace(namespace), informers.WithTransform(trimObject))
+		informers.WithNamespace(namespace), informers.WithTransform(informerTransform()))
 }
+
+// informerTransform is the transform of a factory's informers: trimObject, then the strings its
+// objects repeat shared through one table (stringTable).
+func informerTransform() cache.TransformFunc { return newStringTable().transform }
 
 // startAndSync hooks the event handlers, starts the informers and waits for their caches. On failure
 // it names the kinds that did not sync: usually missing RBAC.

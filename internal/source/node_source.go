@@ -69,19 +69,26 @@ func NewNode(ctx context.Context, client kubernetes.Interface, cfg Config) (*Nod
 // bulk of a Node.
 func nodePodInformerFactory(client kubernetes.Interface, namespace string) informers.SharedInformerFactory {
 	return informers.NewSharedInformerFactoryWithOptions(client, 0,
-		informers.WithNamespace(namespace), informers.WithTransform(trimNodeOrPod))
+		informers.WithNamespace(namespace), informers.WithTransform(nodePodTransform()))
 }
 
-func trimNodeOrPod(obj any) (any, error) {
+// nodePodTransform is informerTransform with nodes cut down first (slimNode).
+func nodePodTransform() cache.TransformFunc {
+	t := newStringTable()
+	return func(obj any) (any, error) { return t.transform(slimNode(obj)) }
+}
+
+// slimNode keeps what the node and pod sources read of a node; other objects pass unchanged.
+func slimNode(obj any) any {
 	if n, ok := obj.(*corev1.Node); ok {
-		obj = &corev1.Node{
+		return &corev1.Node{
 			TypeMeta:   n.TypeMeta,
 			ObjectMeta: n.ObjectMeta,
 			Spec:       corev1.NodeSpec{Unschedulable: n.Spec.Unschedulable},
 			Status:     corev1.NodeStatus{Addresses: n.Status.Addresses},
 		}
 	}
-	return trimObject(obj)
+	return obj
 }
 
 // Endpoints returns the endpoints of every admitted node, in name order; records of several nodes
