@@ -248,8 +248,10 @@ func (p *Provider) listZone(ctx context.Context, z zone) (*zoneContents, error) 
 
 // cachedEndpoints converts the cache. A key already seen in an earlier zone (public zones come first)
 // is not listed again. complete is false when an Invalidate came after the listing (or stopped it
-// from being stored): the cache then lacks zones, and nothing is converted.
-func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
+// from being stored): the cache then lacks zones, and nothing is converted. A complete conversion
+// reports its listing version, when known, to a caller that asked (provider.WithListedVersion): read
+// under the same lock, it is the version of exactly these endpoints.
+func (p *Provider) cachedEndpoints(ctx context.Context) (eps []*endpoint.Endpoint, complete bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.contents == nil {
@@ -259,6 +261,9 @@ func (p *Provider) cachedEndpoints() (eps []*endpoint.Endpoint, complete bool) {
 		if p.contents[z.id] == nil && p.unreadable[z.id] == nil {
 			return nil, false
 		}
+	}
+	if version, known := p.versionLocked(); known {
+		provider.ReportListedVersion(ctx, version)
 	}
 	total := 0
 	for _, z := range p.zoneList {

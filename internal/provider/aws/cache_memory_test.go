@@ -68,7 +68,7 @@ func BenchmarkCachedEndpoints40000(b *testing.B) {
 	p := cachedZoneOf20000Ingresses(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if eps, ok := p.cachedEndpoints(); !ok || len(eps) != 40000 {
+		if eps, ok := p.cachedEndpoints(context.Background()); !ok || len(eps) != 40000 {
 			b.Fatalf("cachedEndpoints = %d endpoints, %v", len(eps), ok)
 		}
 	}

@@ -72,9 +72,8 @@ func newExactStack(t *testing.T, opts exactOptions) *exactStack {
 	return s
 }
 
-// tie lists twice through the registry: the first listing fills the provider's cache (its listing
-// version is unknown before it), the second finds the same at a known version and ties the
-// registry's cache to it, as the resync after a start does.
+// tie is the start's listing through the registry, which fills the provider's cache and ties the
+// registry's to the version Records reported with its records, then a resync, which keeps it.
 func (s *exactStack) tie(t *testing.T) {
 	t.Helper()
 	for range 2 {

@@ -105,7 +105,7 @@ func BenchmarkIdleResync20000Ingresses(b *testing.B) {
 		}
 		return out
 	}
-	for i := 0; ; i++ { // converge, then two idle resyncs: the first confirms the listing
+	for i := 0; ; i++ { // converge, then two idle resyncs
 		time.Sleep(2 * time.Millisecond)
 		if out := resync(); !out.Changes.HasChanges() && i >= 2 {
 			break

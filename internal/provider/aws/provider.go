@@ -137,7 +137,8 @@ func (p *Provider) Invalidate() {
 // Records implements provider.Provider: every record set of the managed zones, from the cache when it
 // is valid. When some zones cannot be listed, the others' record sets come with a
 // *provider.UnreadableZonesError naming them. A record set present in several zones (a public and a private zone of the same name) is
-// listed once.
+// listed once. A caller that asks (provider.WithListedVersion) is told the listing version of exactly
+// the record sets returned.
 //
 // An Invalidate during the listing (the webhook server's, from a concurrent request) leaves the
 // listing unstored: Records lists again, up to recordsAttempts times, rather than return a cache
@@ -150,7 +151,7 @@ func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 		if _, partial := provider.AsUnreadableZones(err); err != nil && !partial {
 			return nil, err
 		}
-		if eps, complete := p.cachedEndpoints(); complete {
+		if eps, complete := p.cachedEndpoints(ctx); complete {
 			return eps, err
 		}
 		if attempt == recordsAttempts {

@@ -13,6 +13,12 @@ package aws
 func (p *Provider) ListingVersion() (version uint64, ok bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.versionLocked()
+}
+
+// versionLocked is ListingVersion for a caller that holds p.mu: Records reports it
+// (provider.ReportListedVersion) with the endpoints it made of the cache under the same lock.
+func (p *Provider) versionLocked() (version uint64, ok bool) {
 	if p.zoneList == nil || p.contents == nil || len(p.unreadable) > 0 {
 		return 0, false
 	}

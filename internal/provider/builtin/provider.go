@@ -67,10 +67,12 @@ func (p *Provider) Capabilities() provider.Capabilities {
 }
 
 // Records implements provider.Provider. The zone-file records and the apex SOA and NS are served but
-// not listed: they are not the controller's to change.
-func (p *Provider) Records(context.Context) ([]*endpoint.Endpoint, error) {
+// not listed: they are not the controller's to change. It reports the listing version of what it
+// returns to a caller that asks (provider.WithListedVersion).
+func (p *Provider) Records(ctx context.Context) ([]*endpoint.Endpoint, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	provider.ReportListedVersion(ctx, p.version)
 	out := make([]*endpoint.Endpoint, 0, len(p.records))
 	for _, e := range p.records {
 		out = append(out, e.DeepCopy())

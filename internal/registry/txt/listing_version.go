@@ -27,13 +27,31 @@ func (r *Registry) keepsListing(s *state, version uint64, known bool) bool {
 	return known && s != nil && r.versioned.state == s && r.versioned.version == version && s.sameListing(s.listing)
 }
 
-// tieVersion ties s to the version of the listing it was just built from or confirmed by, when that
-// version was known before the listing and is still the same after it: then Records answered from the
-// provider's cache and nothing changed while it did. Otherwise no cache is tied, and the next load
-// lists. Callers hold r.mu.
-func (r *Registry) tieVersion(s *state, before, after uint64, knownBefore, knownAfter bool) {
-	if knownBefore && knownAfter && before == after && s.partial == nil {
-		r.versioned = versionedListing{state: s, version: after}
+// listedVersion is the version of the listing Records just returned, when it can be pinned: known
+// when ListingVersion, asked after the listing (after), answers the version Records reported with its
+// records (listed, provider.ListedVersion), or, for a provider that reports none, the version it
+// answered before the listing too (before): versions only move, so nothing changed in between.
+//
+// The version asked after the listing alone would not do: a change landing between the listing and
+// that question would tie the old records to the new version. Without a reported version, a listing
+// made while the version was unknown before (Route 53's first: nothing cached yet) pins nothing, and
+// the next load lists again.
+func listedVersion(listed *provider.ListedVersion, before, after uint64, knownBefore, knownAfter bool) (version uint64, known bool) {
+	if !knownAfter {
+		return 0, false
+	}
+	if v, reported := listed.Version(); reported {
+		return after, v == after
+	}
+	return after, knownBefore && before == after
+}
+
+// tieVersion ties s to the version of the listing it was just built from or confirmed by
+// (listedVersion), when that is known and the listing was complete. Otherwise no cache is tied, and
+// the next load lists. Callers hold r.mu.
+func (r *Registry) tieVersion(s *state, version uint64, known bool) {
+	if known && s.partial == nil {
+		r.versioned = versionedListing{state: s, version: version}
 		return
 	}
 	r.versioned = versionedListing{}

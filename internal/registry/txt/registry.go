@@ -257,13 +257,15 @@ func (r *Registry) load(ctx context.Context) (*state, error) {
 		return old, nil
 	}
 	r.mu.Unlock()
-	records, err := r.provider.Records(ctx)
+	listCtx, listed := provider.WithListedVersion(ctx)
+	records, err := r.provider.Records(listCtx)
 	partial, isPartial := provider.AsUnreadableZones(err)
 	if err != nil && !isPartial {
 		return nil, err
 	}
 	sum := listingHash(r.seed, records)
 	after, knownAfter := r.listingVersion()
+	version, pinned := listedVersion(listed, before, after, knownBefore, knownAfter)
 	r.mu.Lock()
 	old = r.state
 	if old == nil {
@@ -271,7 +273,7 @@ func (r *Registry) load(ctx context.Context) (*state, error) {
 	}
 	if !isPartial && old.sameListing(sum) {
 		r.keep(old)
-		r.tieVersion(old, before, after, knownBefore, knownAfter)
+		r.tieVersion(old, version, pinned)
 		r.mu.Unlock()
 		return old, nil
 	}
@@ -286,7 +288,7 @@ func (r *Registry) load(ctx context.Context) (*state, error) {
 	r.listings++
 	s.serial = r.listings
 	r.state = s
-	r.tieVersion(s, before, after, knownBefore, knownAfter)
+	r.tieVersion(s, version, pinned)
 	r.mu.Unlock()
 	return s, nil
 }
