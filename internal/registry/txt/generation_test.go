@@ -124,3 +124,48 @@ func TestRelistingUnchangedKeepsTheCache(t *testing.T) {
 		t.Fatalf("a cache patched by a write was kept by a relisting (serial %d)", s)
 	}
 }
+
+// Issue 15: a cache older than the interval that is tied to the listing version the provider still
+// reports is what Records keeps without listing, and RecordsNamed answers from it: its generation is
+// known, so an idle resync needs no Refresh. The generation is the one Records then returns, without a
+// listing. A moved or unknown version, or a cache the registry's own write left untied, is unknown.
+func TestGenerationOfAnAgedCacheTiedToTheProvidersVersion(t *testing.T) {
+	mem, rec := newZone()
+	seed(t, mem, endpoint.New("a.example.com", "A", "192.0.2.1"))
+	p := &versionedProvider{recordingProvider: rec, version: 1, known: true}
+	r := mustNew(t, p, Config{OwnerID: "a", CacheInterval: time.Minute})
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { return clock }
+	_, serial, mutations, err := r.RecordsWithGeneration(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(90 * time.Second)
+	if s, m, ok := r.Generation(); !ok || s != serial || m != mutations {
+		t.Fatalf("an aged cache at the provider's version: generation %d/%d (known %v), want %d/%d", s, m, ok, serial, mutations)
+	}
+	if _, s, m, err := r.RecordsWithGeneration(context.Background()); err != nil || s != serial || m != mutations || p.lists != 1 {
+		t.Fatalf("Records after that: generation %d/%d, %d listings, %v; want %d/%d and no listing", s, m, p.lists, err, serial, mutations)
+	}
+
+	clock = clock.Add(90 * time.Second)
+	p.known = false
+	if _, _, ok := r.Generation(); ok {
+		t.Fatal("an aged cache has a generation while the provider cannot tell its version")
+	}
+	p.known, p.version = true, 2
+	if _, _, ok := r.Generation(); ok {
+		t.Fatal("an aged cache has a generation at a version the provider no longer reports")
+	}
+	mustRecords(t, r) // lists at version 2 and ties to it
+	if err := r.ApplyChanges(context.Background(), &plan.Changes{Create: []*endpoint.Endpoint{endpoint.New("www.example.com", "A", "192.0.2.2")}}); err != nil {
+		t.Fatal(err)
+	}
+	clock = clock.Add(90 * time.Second) // the write left the cache untied: not an exact writer
+	if _, _, ok := r.Generation(); ok {
+		t.Fatal("an aged cache patched by the registry's own write has a generation")
+	}
+	if p.lists != 2 {
+		t.Fatalf("%d listings, want 2: Generation never lists", p.lists)
+	}
+}

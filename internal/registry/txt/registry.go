@@ -186,13 +186,31 @@ func (r *Registry) AdjustEndpoints(ctx context.Context, eps []*endpoint.Endpoint
 // Generation tells, without listing or copying anything, which version of the cache the next Records
 // would fold: serial changes with every listing, mutations with every change applied to the cache
 // (ApplyChanges). ok is false when Records would list the provider instead (nothing cached, the cache
-// is older than Config.CacheInterval, or the last listing left zones out): then nothing is known.
-// The controller compares generations to skip replanning what cannot have changed.
+// is older than Config.CacheInterval and not tied to the listing version the provider reports now,
+// or the last listing left zones out): then nothing is known. The controller compares generations to
+// skip replanning what cannot have changed.
+//
+// A cache older than the interval that is tied to the version the provider still reports is what
+// Records would keep without listing (load), as RecordsNamed answers from it: its generation is
+// known. Without that, every idle resync over Route 53 found the generation unknown and made Refresh
+// take the registry's lock and ask the version again to learn the same thing.
 func (r *Registry) Generation() (serial, mutations uint64, ok bool) {
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	s := r.state
-	if s == nil || s.partial != nil || r.interval <= 0 || r.now().Sub(s.loadedAt) >= r.interval {
+	usable := s != nil && s.partial == nil && r.interval > 0
+	young := usable && r.now().Sub(s.loadedAt) < r.interval
+	tied := usable && r.versioned.state == s
+	if young {
+		serial, mutations = s.serial, s.mutations
+	}
+	r.mu.RUnlock()
+	if young || !tied {
+		return serial, mutations, young
+	}
+	version, known := r.listingVersion() // outside r.mu, as load asks it: the provider locks its own cache
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.state != s || !r.keepsListing(s, version, known) {
 		return 0, 0, false
 	}
 	return s.serial, s.mutations, true
