@@ -61,7 +61,7 @@ func (r *Registry) refold(s *state) {
 			}
 		}
 		for name := range s.dirty {
-			for en := s.entries[name]; en != nil; en = en.next {
+			for en := s.entries.get(name); en != nil; en = en.next {
 				if en.own != nil { // an ownership TXT is not a record
 					continue
 				}

@@ -379,7 +379,7 @@ func (r *Registry) RecordsNamed(names []string) (eps []*endpoint.Endpoint, seria
 	}
 	r.refold(s)
 	for _, name := range names {
-		for en := s.entries[name]; en != nil; en = en.next {
+		for en := s.entries.get(name); en != nil; en = en.next {
 			if en.folded != nil { // a record (an ownership TXT has none)
 				eps = append(eps, en.folded.DeepCopy())
 			}

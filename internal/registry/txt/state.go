@@ -2,7 +2,6 @@ package txt
 
 import (
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -61,9 +60,9 @@ type state struct {
 	// entries holds the record sets by name, lower-cased and without the trailing dot so that lookups
 	// by computed TXT names ignore the case a provider happens to return; the sets at one name (a
 	// record and its legacy TXT, say, or several set identifiers) are chained through entry.next.
-	// Keyed by name, the map is also the index a name is folded again by: a map by key beside an index
+	// Keyed by name, the index is also the one a name is folded again by: a map by key beside an index
 	// by name cost about 230 bytes more per owned record (issue 15).
-	entries  map[string]*entry
+	entries  nameIndex
 	loadedAt time.Time
 	// partial names the zones the provider could not list (nil when it listed all); their records are
 	// missing from entries.
@@ -99,7 +98,7 @@ func (s *state) sameListing(sum uint64) bool {
 }
 
 func cacheKey(name, recordType, setID string) endpoint.Key {
-	return endpoint.Key{DNSName: strings.ToLower(strings.TrimSuffix(name, ".")), RecordType: recordType, SetIdentifier: setID}
+	return endpoint.Key{DNSName: nameKey(name), RecordType: recordType, SetIdentifier: setID}
 }
 
 func keyOf(e *endpoint.Endpoint) endpoint.Key {
@@ -113,7 +112,7 @@ func keyOf(e *endpoint.Endpoint) endpoint.Key {
 // endpoint, and what is sent from it to the provider is a DeepCopy, which makes a fresh empty map as
 // before.
 func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
-	s := &state{entries: make(map[string]*entry, len(records)), loadedAt: now, dirty: map[string]bool{},
+	s := &state{entries: newNameIndex(len(records)), loadedAt: now, dirty: map[string]bool{},
 		removed: map[endpoint.Key]bool{}}
 	noLabels := endpoint.Labels{}
 	for _, e := range records {
@@ -127,7 +126,7 @@ func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 
 // entry returns the record set stored under k, or nil.
 func (s *state) entry(k endpoint.Key) *entry {
-	for en := s.entries[k.DNSName]; en != nil; en = en.next {
+	for en := s.entries.get(k.DNSName); en != nil; en = en.next {
 		if en.recordType() == k.RecordType && en.setID() == k.SetIdentifier {
 			return en
 		}
@@ -138,7 +137,7 @@ func (s *state) entry(k endpoint.Key) *entry {
 // all yields every entry.
 func (s *state) all() iter.Seq[*entry] {
 	return func(yield func(*entry) bool) {
-		for _, first := range s.entries {
+		for first := range s.entries.firsts() {
 			for en := first; en != nil; en = en.next {
 				if !yield(en) {
 					return
@@ -180,9 +179,9 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 
 // append adds en after the record sets already at name.
 func (s *state) append(name string, en *entry) {
-	last := s.entries[name]
+	last := s.entries.get(name)
 	if last == nil {
-		s.entries[name] = en
+		s.entries.set(name, en)
 		return
 	}
 	for last.next != nil {
@@ -194,7 +193,7 @@ func (s *state) append(name string, en *entry) {
 func (s *state) remove(e *endpoint.Endpoint) {
 	k := keyOf(e)
 	var prev, en *entry
-	for en = s.entries[k.DNSName]; en != nil; prev, en = en, en.next {
+	for en = s.entries.get(k.DNSName); en != nil; prev, en = en, en.next {
 		if en.recordType() == k.RecordType && en.setID() == k.SetIdentifier {
 			break
 		}
@@ -207,9 +206,9 @@ func (s *state) remove(e *endpoint.Endpoint) {
 		case prev != nil:
 			prev.next = en.next
 		case en.next != nil:
-			s.entries[k.DNSName] = en.next
+			s.entries.set(k.DNSName, en.next)
 		default:
-			delete(s.entries, k.DNSName)
+			s.entries.del(k.DNSName)
 		}
 	}
 	s.dirty[k.DNSName] = true
@@ -225,7 +224,7 @@ func (s *state) markRemoved(k endpoint.Key, old *entry) {
 
 // touch marks a name to be folded again (its ownership TXT changed).
 func (s *state) touch(name string) {
-	s.dirty[strings.ToLower(strings.TrimSuffix(name, "."))] = true
+	s.dirty[nameKey(name)] = true
 	s.mutations++
 }
 
