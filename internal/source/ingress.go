@@ -22,7 +22,7 @@ func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problem
 	o.reportUnreadKeys("Ingress", ingressUnread())
 	o.reportUnknown()
 	meta := recordMeta{
-		resource:         fmt.Sprintf("ingress/%s/%s", ing.Namespace, ing.Name),
+		resource:         ingressKind + "/" + ing.Namespace + "/" + ing.Name,
 		ttl:              o.ttl(),
 		setIdentifier:    o.setIdentifier(),
 		providerSpecific: o.providerSpecific(),
@@ -54,26 +54,27 @@ func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problem
 // ingressSpecHosts returns the valid hosts of spec.rules and spec.tls, unless ignored by flag.
 func (c *compiled) ingressSpecHosts(o *objectInput, ing *networkingv1.Ingress) []string {
 	var hosts []string
-	add := func(field, h string) {
+	// The field is formatted only for a problem: every source pass reads every host of every object.
+	add := func(h string, field func() string) {
 		if h == "" {
 			return
 		}
 		n, err := endpoint.NormalizeDNSName(h)
 		if err != nil {
-			o.problem(field, h, err.Error())
+			o.problem(field(), h, err.Error())
 			return
 		}
 		hosts = append(hosts, n)
 	}
 	if !c.IgnoreIngressRulesSpec {
 		for i, r := range ing.Spec.Rules {
-			add(fmt.Sprintf("spec.rules[%d].host", i), r.Host)
+			add(r.Host, func() string { return fmt.Sprintf("spec.rules[%d].host", i) })
 		}
 	}
 	if !c.IgnoreIngressTLSSpec {
 		for i, tls := range ing.Spec.TLS {
 			for j, h := range tls.Hosts {
-				add(fmt.Sprintf("spec.tls[%d].hosts[%d]", i, j), h)
+				add(h, func() string { return fmt.Sprintf("spec.tls[%d].hosts[%d]", i, j) })
 			}
 		}
 	}
@@ -85,10 +86,10 @@ func ingressStatusTargets(o *objectInput, ing *networkingv1.Ingress) targets {
 	var t targets
 	for i, lb := range ing.Status.LoadBalancer.Ingress {
 		if lb.IP != "" {
-			t.add(o, fmt.Sprintf("status.loadBalancer.ingress[%d].ip", i), lb.IP)
+			t.addIndexed(o, "status.loadBalancer.ingress[%d].ip", i, lb.IP)
 		}
 		if lb.Hostname != "" {
-			t.add(o, fmt.Sprintf("status.loadBalancer.ingress[%d].hostname", i), lb.Hostname)
+			t.addIndexed(o, "status.loadBalancer.ingress[%d].hostname", i, lb.Hostname)
 		}
 	}
 	return t

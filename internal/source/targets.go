@@ -1,6 +1,7 @@
 package source
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -13,9 +14,19 @@ type targets struct {
 
 // add validates a raw target and files it under its type; a bad one becomes a Problem on field.
 func (t *targets) add(o *objectInput, field, raw string) {
+	t.addNamed(o, func() string { return field }, raw)
+}
+
+// addIndexed is add for a field named by format and one index ("status.loadBalancer.ingress[%d].ip"),
+// formatted only for a problem: every source pass adds every target of every object.
+func (t *targets) addIndexed(o *objectInput, format string, i int, raw string) {
+	t.addNamed(o, func() string { return fmt.Sprintf(format, i) }, raw)
+}
+
+func (t *targets) addNamed(o *objectInput, field func() string, raw string) {
 	n, rt, err := endpoint.ClassifyTarget(raw)
 	if err != nil {
-		o.problem(field, raw, err.Error())
+		o.problem(field(), raw, err.Error())
 		return
 	}
 	if n == raw {

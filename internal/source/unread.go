@@ -44,10 +44,18 @@ func serviceKind(svc *corev1.Service) string {
 
 // reportUnreadKeys reports each annotation in keys that the object carries although its kind does not
 // read it.
+// Every source pass asks this of every object: the key is looked up from a stack buffer, not a new
+// string (a map index by string(bytes) does not allocate), and an object without annotations costs
+// nothing (issue 15: these keys were a quarter of what an idle resync allocated at 20k Ingresses).
 func (o *objectInput) reportUnreadKeys(kind string, keys []string) {
+	if len(o.annotations) == 0 {
+		return
+	}
+	var buf [128]byte
 	for _, k := range keys {
 		for _, p := range o.reader.prefixes { // every prefix: keys such as "ingress" have no reader entry
-			if v, ok := o.annotations[p+k]; ok {
+			key := append(append(buf[:0], p...), k...)
+			if v, ok := o.annotations[string(key)]; ok {
 				o.problem(annotationField(p+k), v, "not read on a "+kind+" (external-dns does not read it there either)")
 				break
 			}
