@@ -328,6 +328,8 @@ func (r *Registry) patch(s *state, sent []*sentChange) (exact bool) {
 	if r.state != s {
 		return exact
 	}
+	s.shareLabels = map[string]endpoint.Labels{}
+	defer func() { s.shareLabels = nil }()
 	for _, a := range []provider.Action{provider.ActionDelete, provider.ActionUpdate, provider.ActionCreate} {
 		for _, c := range sent {
 			if c.action != a || c.rejected != nil {

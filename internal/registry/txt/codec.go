@@ -71,18 +71,19 @@ func (c codec) decode(target string) *ownership {
 	return &ownership{labels: labels}
 }
 
-// decodeRecord finds the ownership value among a TXT record's targets. external-dns reads only the
-// first target; scanning all of them also recognises a record set a provider merged with other text.
-func (c codec) decodeRecord(e *endpoint.Endpoint) *ownership {
+// decodeRecord finds the ownership value among a TXT record's targets, and returns it with the target
+// it was read from. external-dns reads only the first target; scanning all of them also recognises a
+// record set a provider merged with other text.
+func (c codec) decodeRecord(e *endpoint.Endpoint) (*ownership, string) {
 	if e.RecordType != endpoint.RecordTypeTXT {
-		return nil
+		return nil, ""
 	}
 	for _, t := range e.Targets {
 		if own := c.decode(t); own != nil {
-			return own
+			return own, t
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // encode returns the quoted TXT value for labels. prev is the ownership TXT currently stored under the

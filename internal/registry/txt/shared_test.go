@@ -86,12 +86,12 @@ func TestSharedRecordsStayAsHandedOut(t *testing.T) {
 			reg.Invalidate()
 		case existing == nil:
 			c.Create = []*endpoint.Endpoint{endpoint.New(name, endpoint.RecordTypeA, fmt.Sprintf("192.0.2.%d", step%250+1)).
-				WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("ingress/default/%d", step))}
+				WithLabel(endpoint.ResourceLabelKey, fmt.Sprintf("ingress/default/%d", step%3))} // values repeat: label maps shared
 		case existing.Owner() == "me" && rnd.Intn(2) == 0:
 			// As a plan does: the shared record itself goes out as UpdateOld.
 			nu := existing.DeepCopy()
 			nu.Targets = endpoint.Targets{fmt.Sprintf("192.0.2.%d", step%250+1)}
-			nu.Labels[endpoint.ResourceLabelKey] = fmt.Sprintf("ingress/default/%d", step)
+			nu.Labels[endpoint.ResourceLabelKey] = fmt.Sprintf("ingress/default/%d", step%3)
 			c.UpdateOld, c.UpdateNew = []*endpoint.Endpoint{existing}, []*endpoint.Endpoint{nu}
 		case existing.Owner() == "me":
 			c.Delete = []*endpoint.Endpoint{existing}

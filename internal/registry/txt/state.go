@@ -86,6 +86,11 @@ type state struct {
 	// serial numbers the listing this state was built from; mutations counts the changes applied to
 	// it since. Together they tell a caller whether Records would return anything new (Generation).
 	serial, mutations uint64
+	// shareLabels is set while a listing or a batch of writes is put into the state (newState, patch):
+	// the label map of each plain ownership value put so far, by value. An ownership TXT with the same
+	// value gets that map instead of one of its own (see sharedLabels).
+	shareLabels map[string]endpoint.Labels
+
 	// listing is the hash of the provider's records this state was built from (listingHash), and
 	// listedMutations the mutations count right after building: while they are equal the state is
 	// exactly what that listing makes.
@@ -115,12 +120,14 @@ func newState(records []*endpoint.Endpoint, c codec, now time.Time) *state {
 	s := &state{entries: newNameIndex(len(records)), loadedAt: now, dirty: map[string]bool{},
 		removed: map[endpoint.Key]bool{}}
 	noLabels := endpoint.Labels{}
+	s.shareLabels = map[string]endpoint.Labels{}
 	for _, e := range records {
 		if e.Labels != nil && len(e.Labels) == 0 {
 			e.Labels = noLabels
 		}
 		s.put(e, c)
 	}
+	s.shareLabels = nil
 	return s
 }
 
@@ -151,12 +158,13 @@ func (s *state) all() iter.Seq[*entry] {
 // order). An ownership TXT in the common form is kept in its ownership, not as e (compactListed).
 func (s *state) put(e *endpoint.Endpoint, c codec) {
 	k := keyOf(e)
-	own := c.decodeRecord(e)
+	own, value := c.decodeRecord(e)
 	ep := e
 	if own != nil {
 		if compactListed(e, own) {
 			ep = nil
 		}
+		s.sharedLabels(own, value)
 	}
 	switch en := s.entry(k); {
 	case en == nil:
@@ -175,6 +183,25 @@ func (s *state) put(e *endpoint.Endpoint, c codec) {
 	}
 	s.dirty[k.DNSName] = true
 	s.mutations++
+}
+
+// sharedLabels gives own, read from value, the label map of an ownership put earlier with the same
+// value, while s.shareLabels is set. The label map is the largest part of what the cache holds per
+// owned name (336 bytes for an owner and a resource), and the records a map labels (see foldEntry)
+// are handed out without copies; the TXTs of a name's A and AAAA records say the same, and so do
+// the owner-only TXTs of many names. Sharing is safe because nothing writes to an ownership's map
+// once it is decoded but internOwner, which writes before the map is first handed out and then
+// finds nothing to change (TestSharedLabelMapsStayAsDecoded). An encrypted value, whose labels
+// carry its own nonce, keeps its own map.
+func (s *state) sharedLabels(own *ownership, value string) {
+	if s.shareLabels == nil || own.encrypted {
+		return
+	}
+	if m, ok := s.shareLabels[value]; ok {
+		own.labels = m
+		return
+	}
+	s.shareLabels[value] = own.labels
 }
 
 // append adds en after the record sets already at name.
