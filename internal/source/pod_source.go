@@ -188,7 +188,7 @@ func (c *compiled) podEndpoints(p *corev1.Pod, nodes corelisters.NodeLister, pro
 	}
 	o.reportUnread("Pod", podUnread)
 	o.reportUnknown()
-	meta := recordMeta{resource: fmt.Sprintf("pod/%s/%s", p.Namespace, p.Name), ttl: o.ttl()}
+	meta := recordMeta{resource: podResourceKind + "/" + p.Namespace + "/" + p.Name, ttl: o.ttl()}
 	override, overridden := o.annotationTargets()
 	podIP := func() targets {
 		if overridden {
@@ -233,7 +233,7 @@ func (c *compiled) podEndpoints(p *corev1.Pod, nodes corelisters.NodeLister, pro
 		var all targets
 		for i, ip := range p.Status.PodIPs {
 			if ip.IP != "" {
-				all.add(o, fmt.Sprintf("status.podIPs[%d].ip", i), ip.IP)
+				all.addIndexed(o, "status.podIPs[%d].ip", i, ip.IP)
 			}
 		}
 		for _, h := range c.templateHostnames(o, &typed) {

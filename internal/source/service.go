@@ -1,8 +1,6 @@
 package source
 
 import (
-	"fmt"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -24,7 +22,7 @@ func (c *compiled) serviceEndpoints(svc *corev1.Service, state clusterState, pro
 	o.reportUnreadKeys(serviceKind(svc), serviceUnread(svc))
 	o.reportUnknown()
 	g := &serviceGeneration{c: c, o: o, svc: svc, state: state, meta: recordMeta{
-		resource:         fmt.Sprintf("service/%s/%s", svc.Namespace, svc.Name),
+		resource:         serviceResourceKind + "/" + svc.Namespace + "/" + svc.Name,
 		ttl:              o.ttl(),
 		setIdentifier:    o.setIdentifier(),
 		providerSpecific: o.providerSpecific(),
@@ -134,16 +132,16 @@ func (g *serviceGeneration) loadBalancerTargets() targets {
 	var t targets
 	if len(g.svc.Spec.ExternalIPs) > 0 {
 		for i, ip := range g.svc.Spec.ExternalIPs {
-			t.add(g.o, fmt.Sprintf("spec.externalIPs[%d]", i), ip)
+			t.addIndexed(g.o, "spec.externalIPs[%d]", i, ip)
 		}
 		return t
 	}
 	for i, lb := range g.svc.Status.LoadBalancer.Ingress {
 		if lb.IP != "" {
-			t.add(g.o, fmt.Sprintf("status.loadBalancer.ingress[%d].ip", i), lb.IP)
+			t.addIndexed(g.o, "status.loadBalancer.ingress[%d].ip", i, lb.IP)
 		}
 		if lb.Hostname != "" {
-			t.add(g.o, fmt.Sprintf("status.loadBalancer.ingress[%d].hostname", i), lb.Hostname)
+			t.addIndexed(g.o, "status.loadBalancer.ingress[%d].hostname", i, lb.Hostname)
 		}
 	}
 	return t
@@ -154,7 +152,7 @@ func (g *serviceGeneration) externalNameTargets() targets {
 	var t targets
 	if len(g.svc.Spec.ExternalIPs) > 0 {
 		for i, ip := range g.svc.Spec.ExternalIPs {
-			t.add(g.o, fmt.Sprintf("spec.externalIPs[%d]", i), ip)
+			t.addIndexed(g.o, "spec.externalIPs[%d]", i, ip)
 		}
 		return t
 	}

@@ -137,7 +137,7 @@ func (g *serviceGeneration) sliceTargets(ep discoveryv1.Endpoint, endpointsType 
 	}
 	so := &objectInput{ref: sliceRef, problems: g.o.problems}
 	for j, a := range ep.Addresses {
-		t.add(so, fmt.Sprintf("endpoints[%d].addresses[%d]", i, j), a)
+		t.addNamed(so, func() string { return fmt.Sprintf("endpoints[%d].addresses[%d]", i, j) }, a)
 	}
 	return t
 }

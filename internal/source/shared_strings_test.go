@@ -39,30 +39,3 @@ func TestEndpointsShareTheObjectsStrings(t *testing.T) {
 		}
 	}
 }
-
-// TestIngressEndpointsAllocations bounds what making one Ingress's endpoints allocates, which every
-// source pass does for every Ingress: the endpoints, their targets and label map, the resource label
-// and what normalising allocates, but no field names for problems that are not there and no
-// annotation keys on an Ingress without annotations: 21 allocations since this test came, 36 before.
-func TestIngressEndpointsAllocations(t *testing.T) {
-	c, err := compile(DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ing := &networkingv1.Ingress{
-		ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "default"},
-		Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: "web.example.com"}},
-			TLS: []networkingv1.IngressTLS{{Hosts: []string{"web.example.com"}}}},
-		Status: networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{
-			Ingress: []networkingv1.IngressLoadBalancerIngress{{IP: "203.0.113.10"}}}},
-	}
-	var problems problemList
-	allocs := testing.AllocsPerRun(100, func() { c.ingressEndpoints(ing, &problems) })
-	t.Logf("%.0f allocations per Ingress", allocs)
-	if len(problems.items) != 0 {
-		t.Fatalf("problems: %v", problems.items)
-	}
-	if allocs > 21 {
-		t.Errorf("%.0f allocations to make one Ingress's endpoints, want at most 21", allocs)
-	}
-}
