@@ -92,8 +92,13 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 }
 
 func newInformerFactory(client kubernetes.Interface, namespace string) informers.SharedInformerFactory {
+	return newInformerFactoryWith(client, namespace, informerTransform())
+}
+
+// newInformerFactoryWith is newInformerFactory with the transform given.
+func newInformerFactoryWith(client kubernetes.Interface, namespace string, transform cache.TransformFunc) informers.SharedInformerFactory {
 	return informers.NewSharedInformerFactoryWithOptions(client, 0,
-		informers.WithNamespace(namespace), informers.WithTransform(informerTransform()))
+		informers.WithNamespace(namespace), informers.WithTransform(transform))
 }
 
 // informerTransform is the transform of a factory's informers: trimObject, then the strings its

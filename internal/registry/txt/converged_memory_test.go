@@ -71,9 +71,12 @@ func newConvergedStack(tb testing.TB, n int) *convergedStack {
 	if _, err := s.emu.Seed(route53emu.Seed{Zones: []route53emu.SeedZone{{Name: "bench.example.com"}}}); err != nil {
 		tb.Fatal(err)
 	}
-	s.store = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	// The store and transform of the Ingress source's own informer, so that the store's row is what the
+	// process holds.
+	store, transform := source.IngressInformerStore()
+	s.store = store
 	for i := range n {
-		obj, err := source.TrimObject(memoryBenchIngress(i))
+		obj, err := transform(memoryBenchIngress(i))
 		if err != nil {
 			tb.Fatal(err)
 		}
