@@ -46,7 +46,9 @@ type Prober interface {
 // know every change to it (Route 53: its own writes, its zone probe, its relisting). ListingVersion
 // names what Records would return now: two equal versions mean the same listing. ok is false when the
 // provider cannot tell, above all when Records would call the backend instead of its cache; then the
-// version means nothing. Unknown is always safe.
+// version means nothing. Unknown is always safe. Its Records also reports the version of exactly what
+// it returns (ReportListedVersion), so that a listing made while the version was unknown before it
+// (the first) is pinned too.
 //
 // A cache over the provider (the TXT registry) compares versions instead of converting and hashing a
 // listing that cannot have changed: at 40,000 Route 53 record sets that was about a third of an idle
@@ -183,7 +185,8 @@ func AsApplyError(err error) (*ApplyError, bool) {
 // interfaces (EndpointAdjuster, DomainFilterer, ListingVersioner, ListedFormer, and Invalidate of a cache) that
 // callers find by type assertion, which embedding the Provider interface alone would hide. A wrapper
 // embeds it and overrides what it changes; one whose Records returns anything but the provider's must
-// override ListingVersion too.
+// override ListingVersion too (answering unknown also voids the version the provider's Records reports
+// through the call's context, ListedVersion: it is trusted only when ListingVersion answers the same).
 type Wrapped struct {
 	Provider
 }
