@@ -80,8 +80,9 @@ func TestAnEventAfterTheCacheAgedPlansByName(t *testing.T) {
 	if r := run("converged", TriggerResync); r.Changes.HasChanges() || !w.c.idle.valid {
 		t.Fatalf("the second run changed %v (memo kept %v), want nothing and a memo", describe(r.Changes), w.c.idle.valid)
 	}
-	// The cache, patched with the first run's writes, was not tied to the provider's listing version
-	// (unknown before its first listing): once aged it is listed and built again, and tied.
+	// The cache, patched with the first run's writes, is tied to the version the start's Records
+	// reported (77022ef), so this aged-cache resync keeps it without listing; before, that version was
+	// unknown before the first listing, and here the cache was listed and built again.
 	time.Sleep(interval)
 	run("first resync after the cache aged", TriggerResync)
 	time.Sleep(interval)
