@@ -15,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
-	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/rest"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
@@ -36,7 +35,7 @@ func run(t *testing.T, cfg Config, objs ...runtime.Object) Result {
 	svc := &ServiceSource{c: c, services: corelisters.NewServiceLister(m.services), state: clusterState{
 		nodes: corelisters.NewNodeLister(m.nodes), pods: corelisters.NewPodLister(m.pods), slices: m.slices,
 	}}
-	ing := &IngressSource{c: c, ingresses: networkinglisters.NewIngressLister(m.ingresses)}
+	ing := &IngressSource{c: c, ingresses: storeIngresses{m.ingresses}}
 	a, err := svc.Endpoints(context.Background())
 	if err != nil {
 		t.Fatal(err)

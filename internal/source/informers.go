@@ -13,7 +13,6 @@ import (
 
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
-	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -81,9 +80,9 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	if err != nil {
 		return nil, err
 	}
-	f := newInformerFactory(client, cfg.Namespace)
+	f := newInformerFactoryWith(client, cfg.Namespace, ingressTransform(c))
 	inf := ingressInformer(f, cfg.Namespace)
-	s := &IngressSource{c: c, ingresses: networkinglisters.NewIngressLister(inf.GetIndexer()), live: true}
+	s := &IngressSource{c: c, ingresses: storeIngresses{inf.GetIndexer()}, live: true}
 	s.handlers.nameObjects("ingresses", ingressKind)
 	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"ingresses": inf}, &s.handlers); err != nil {
 		return nil, err

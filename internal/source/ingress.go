@@ -10,13 +10,19 @@ import (
 
 // ingressEndpoints turns one Ingress into endpoints. It is pure, like serviceEndpoints.
 func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problemList) []*endpoint.Endpoint {
+	return c.cachedIngressEndpoints(compactIngress(ing), ing, problems)
+}
+
+// cachedIngressEndpoints is ingressEndpoints over what the cache keeps of an Ingress; full is the
+// whole Ingress when the cache holds it, which the templates read (nil for a cachedIngress).
+func (c *compiled) cachedIngressEndpoints(ing *cachedIngress, full *networkingv1.Ingress, problems *problemList) []*endpoint.Endpoint {
 	o := &objectInput{
 		ref:         endpoint.ObjectRef{Kind: "Ingress", Namespace: ing.Namespace, Name: ing.Name},
 		annotations: ing.Annotations,
 		reader:      c.annotations,
 		problems:    problems,
 	}
-	if !c.admitsIngressClass(ing.Spec.IngressClassName, ing.Annotations) || !c.admitsObject(o, ing.Labels) {
+	if !c.admitsIngressClass(ing.Class, ing.Annotations) || !c.admitsObject(o, ing.Labels) {
 		return nil
 	}
 	o.reportUnreadKeys("Ingress", ingressUnread())
@@ -41,7 +47,7 @@ func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problem
 		hosts = append(hosts, o.hostnames(keyHostname)...)
 	}
 	if c.fqdnTemplate != nil && (c.CombineFQDNAndAnnotation || len(hosts) == 0) {
-		hosts = append(hosts, c.templateHostnames(o, ing)...)
+		hosts = append(hosts, c.ingressTemplateHostnames(o, full)...)
 	}
 
 	var eps []*endpoint.Endpoint
@@ -52,7 +58,7 @@ func (c *compiled) ingressEndpoints(ing *networkingv1.Ingress, problems *problem
 }
 
 // ingressSpecHosts returns the valid hosts of spec.rules and spec.tls, unless ignored by flag.
-func (c *compiled) ingressSpecHosts(o *objectInput, ing *networkingv1.Ingress) []string {
+func (c *compiled) ingressSpecHosts(o *objectInput, ing *cachedIngress) []string {
 	var hosts []string
 	// The field is formatted only for a problem: every source pass reads every host of every object.
 	add := func(h string, field func() string) {
@@ -67,13 +73,13 @@ func (c *compiled) ingressSpecHosts(o *objectInput, ing *networkingv1.Ingress) [
 		hosts = append(hosts, n)
 	}
 	if !c.IgnoreIngressRulesSpec {
-		for i, r := range ing.Spec.Rules {
-			add(r.Host, func() string { return fmt.Sprintf("spec.rules[%d].host", i) })
+		for i, h := range ing.Rules {
+			add(h, func() string { return fmt.Sprintf("spec.rules[%d].host", i) })
 		}
 	}
 	if !c.IgnoreIngressTLSSpec {
-		for i, tls := range ing.Spec.TLS {
-			for j, h := range tls.Hosts {
+		for i, hosts := range ing.TLS {
+			for j, h := range hosts {
 				add(h, func() string { return fmt.Sprintf("spec.tls[%d].hosts[%d]", i, j) })
 			}
 		}
@@ -82,9 +88,9 @@ func (c *compiled) ingressSpecHosts(o *objectInput, ing *networkingv1.Ingress) [
 }
 
 // ingressStatusTargets returns every status.loadBalancer.ingress ip and hostname.
-func ingressStatusTargets(o *objectInput, ing *networkingv1.Ingress) targets {
+func ingressStatusTargets(o *objectInput, ing *cachedIngress) targets {
 	var t targets
-	for i, lb := range ing.Status.LoadBalancer.Ingress {
+	for i, lb := range ing.Addresses {
 		if lb.IP != "" {
 			t.addIndexed(o, "status.loadBalancer.ingress[%d].ip", i, lb.IP)
 		}
@@ -93,4 +99,15 @@ func ingressStatusTargets(o *objectInput, ing *networkingv1.Ingress) targets {
 		}
 	}
 	return t
+}
+
+// ingressTemplateHostnames is templateHostnames over the whole Ingress. The informer keeps whole
+// Ingresses when a template is configured (ingressTransform); were a compact one read here all the
+// same, that is a problem on the object, never names rendered from fields it does not hold.
+func (c *compiled) ingressTemplateHostnames(o *objectInput, full *networkingv1.Ingress) []string {
+	if full == nil {
+		o.problem("--fqdn-template", c.FQDNTemplate, "the Ingress cache holds this Ingress without the fields a template reads")
+		return nil
+	}
+	return c.templateHostnames(o, full)
 }

@@ -20,12 +20,37 @@ func ingressInformer(f informers.SharedInformerFactory, namespace string) cache.
 	})
 }
 
-// IngressInformerStore is the store of the Ingress source's informer as NewIngress makes it (its key
-// function and its indexes, none), still empty, and the transform that informer puts every Ingress
-// through before storing it (the factory's, with the factory's table of shared strings). It is for
-// measuring what a process holds per Ingress: the TXT registry's converged-heap benchmark fills it
-// with transformed Ingresses.
-func IngressInformerStore() (cache.Indexer, cache.TransformFunc) {
-	transform := informerTransform()
-	return ingressInformer(newInformerFactoryWith(nil, "", transform), "").GetIndexer(), transform
+// ingressTransform is the Ingress informer's transform: the factory's (trimObject, shared strings),
+// then the compact cachedIngress, unless --fqdn-template is configured: a template may read any field
+// of the object, so the informer keeps whole Ingresses then. An object already compact is kept (a
+// transform may see an object twice).
+func ingressTransform(c *compiled) cache.TransformFunc {
+	shared := informerTransform()
+	if c.fqdnTemplate != nil {
+		return shared
+	}
+	return func(obj any) (any, error) {
+		if _, ok := obj.(*cachedIngress); ok {
+			return obj, nil
+		}
+		obj, err := shared(obj)
+		if ing, ok := obj.(*networkingv1.Ingress); ok && err == nil {
+			return compactIngress(ing), nil
+		}
+		return obj, err
+	}
+}
+
+// IngressInformerStore is the store of the Ingress source's informer as NewIngress makes it for cfg
+// (its key function and its indexes, none), still empty, and the transform that informer puts every
+// Ingress through before storing it (ingressTransform, with its own table of shared strings). It is
+// for measuring what a process holds per Ingress: the TXT registry's converged-heap benchmark fills
+// it and reads it with NewIngressFromStore.
+func IngressInformerStore(cfg Config) (cache.Indexer, cache.TransformFunc, error) {
+	c, err := compile(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	transform := ingressTransform(c)
+	return ingressInformer(newInformerFactoryWith(nil, "", transform), "").GetIndexer(), transform, nil
 }

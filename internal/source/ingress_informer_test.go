@@ -9,7 +9,6 @@ import (
 
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -57,11 +56,15 @@ func TestIngressSourceReadsNoIndex(t *testing.T) {
 			Spec: networkingv1.IngressSpec{Rules: []networkingv1.IngressRule{{Host: "web." + ns + ".example.com"}}},
 			Status: networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{
 				Ingress: []networkingv1.IngressLoadBalancerIngress{{IP: "203.0.113.10"}}}}}
-		if err := store.Add(ing); err != nil {
+		obj, err := ingressTransform(c)(ing)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := store.Add(obj); err != nil {
 			t.Fatal(err)
 		}
 	}
-	s := &IngressSource{c: c, ingresses: networkinglisters.NewIngressLister(indexRefusingStore{store, t}), live: true}
+	s := &IngressSource{c: c, ingresses: storeIngresses{indexRefusingStore{store, t}}, live: true}
 	ctx := context.Background()
 	all, err := s.Endpoints(ctx)
 	if err != nil {

@@ -5,9 +5,11 @@ import (
 	"slices"
 	"sort"
 
+	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	networkinglisters "k8s.io/client-go/listers/networking/v1"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -15,7 +17,7 @@ import (
 // IngressSource publishes endpoints for networking.k8s.io/v1 Ingresses, from its caches only.
 type IngressSource struct {
 	c         *compiled
-	ingresses networkinglisters.IngressLister
+	ingresses ingressReader
 	handlers  eventHandlers
 	// live: the objects come from the API server (not from manifests), so Events can be sent for them.
 	live bool
@@ -30,18 +32,24 @@ const ingressKind = "ingress"
 // merged within one ingress only: two ingresses claiming one name are left to the plan's conflict
 // resolution, as in external-dns.
 func (s *IngressSource) Endpoints(ctx context.Context) (Result, error) {
-	ings, err := s.ingresses.List(labels.Everything())
+	objs, err := s.ingresses.list()
 	if err != nil {
 		return Result{}, err
 	}
-	sort.Slice(ings, func(i, j int) bool { return objectLess(ings[i], ings[j]) })
+	ings := make([]readIngress, len(objs))
+	for i, obj := range objs {
+		if ings[i].ing, ings[i].full, err = ingressOf(obj); err != nil {
+			return Result{}, err
+		}
+	}
+	sort.Slice(ings, func(i, j int) bool { return objectLess(ings[i].ing, ings[j].ing) })
 	var problems problemList
 	eps := make([]*endpoint.Endpoint, 0, len(ings))
-	for _, ing := range ings {
+	for _, r := range ings {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		eps = append(eps, s.c.ingressEndpoints(ing, &problems)...)
+		eps = append(eps, s.c.cachedIngressEndpoints(r.ing, r.full, &problems)...)
 	}
 	return Result{Endpoints: eps, Problems: problems.items}, nil
 }
@@ -64,27 +72,86 @@ func (s *IngressSource) ObjectEndpoints(ctx context.Context, resources []string)
 		if kind != ingressKind {
 			continue
 		}
-		ing, err := s.ingresses.Ingresses(namespace).Get(name)
-		if apierrors.IsNotFound(err) {
+		obj, found, err := s.ingresses.get(namespace, name)
+		if err != nil {
+			return Result{}, err
+		}
+		if !found {
 			continue
 		}
+		ing, full, err := ingressOf(obj)
 		if err != nil {
 			return Result{}, err
 		}
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
-		eps = append(eps, s.c.ingressEndpoints(ing, &problems)...)
+		eps = append(eps, s.c.cachedIngressEndpoints(ing, full, &problems)...)
 	}
 	return Result{Endpoints: eps, Problems: problems.items}, nil
 }
 
 // NewIngressFromLister returns an Ingress source reading the store behind lister, which its owner
-// keeps up to date (NewIngress runs an informer for it). It sends no events of its own.
+// keeps up to date with whole Ingresses (NewIngress runs an informer for it). It sends no events of
+// its own.
 func NewIngressFromLister(lister networkinglisters.IngressLister, cfg Config) (*IngressSource, error) {
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &IngressSource{c: c, ingresses: lister}, nil
+	return &IngressSource{c: c, ingresses: listerIngresses{lister}}, nil
+}
+
+// NewIngressFromStore is NewIngressFromLister for a store that its owner fills as the Ingress
+// informer does (IngressInformerStore: whole Ingresses or the compact ones its transform makes).
+func NewIngressFromStore(store cache.Store, cfg Config) (*IngressSource, error) {
+	c, err := compile(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &IngressSource{c: c, ingresses: storeIngresses{store}}, nil
+}
+
+// readIngress is one Ingress as a source pass reads it (ingressOf).
+type readIngress struct {
+	ing  *cachedIngress
+	full *networkingv1.Ingress
+}
+
+// ingressReader is where an Ingress source reads its Ingresses: every one, or one by its key. The
+// objects are *networkingv1.Ingress or *cachedIngress (ingressOf).
+type ingressReader interface {
+	list() ([]any, error)
+	get(namespace, name string) (obj any, found bool, err error)
+}
+
+// storeIngresses reads an informer's store.
+type storeIngresses struct{ store cache.Store }
+
+func (s storeIngresses) list() ([]any, error) { return s.store.List(), nil }
+
+func (s storeIngresses) get(namespace, name string) (any, bool, error) {
+	return s.store.GetByKey(namespace + "/" + name)
+}
+
+// listerIngresses reads whole Ingresses through a lister.
+type listerIngresses struct {
+	lister networkinglisters.IngressLister
+}
+
+func (l listerIngresses) list() ([]any, error) {
+	ings, err := l.lister.List(labels.Everything())
+	out := make([]any, len(ings))
+	for i, ing := range ings {
+		out[i] = ing
+	}
+	return out, err
+}
+
+func (l listerIngresses) get(namespace, name string) (any, bool, error) {
+	ing, err := l.lister.Ingresses(namespace).Get(name)
+	if apierrors.IsNotFound(err) {
+		return nil, false, nil
+	}
+	return ing, err == nil, err
 }

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	corelisters "k8s.io/client-go/listers/core/v1"
-	networkinglisters "k8s.io/client-go/listers/networking/v1"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 )
@@ -76,7 +75,7 @@ func (m *ManifestSource) load() error {
 		pods:   corelisters.NewPodLister(objs.pods),
 		slices: objs.slices,
 	}}
-	ing := &IngressSource{c: m.c, ingresses: networkinglisters.NewIngressLister(objs.ingresses)}
+	ing := &IngressSource{c: m.c, ingresses: storeIngresses{objs.ingresses}}
 	others, err := objs.staticSources(m.c.Config, m.statics)
 	if err != nil {
 		return err

@@ -30,11 +30,19 @@ func (s *IngressSource) LookupObject(kind, namespace, name string) (runtime.Obje
 	if !strings.EqualFold(kind, "ingress") || !s.live {
 		return nil, false
 	}
-	ing, err := s.ingresses.Ingresses(namespace).Get(name)
+	obj, found, err := s.ingresses.get(namespace, name)
+	if err != nil || !found {
+		return nil, false
+	}
+	ing, full, err := ingressOf(obj)
 	if err != nil {
 		return nil, false
 	}
-	return ing, true
+	if full != nil {
+		return full, true
+	}
+	// A compact Ingress is no type of the scheme an Event's reference is made with.
+	return ing.reference(), true
 }
 
 // LookupObject asks every source that can look objects up.

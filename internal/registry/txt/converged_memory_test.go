@@ -17,7 +17,6 @@ import (
 
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	networkinglisters "k8s.io/client-go/listers/networking/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/controller"
@@ -73,7 +72,10 @@ func newConvergedStack(tb testing.TB, n int) *convergedStack {
 	}
 	// The store and transform of the Ingress source's own informer, so that the store's row is what the
 	// process holds.
-	store, transform := source.IngressInformerStore()
+	store, transform, err := source.IngressInformerStore(source.DefaultConfig())
+	if err != nil {
+		tb.Fatal(err)
+	}
 	s.store = store
 	for i := range n {
 		obj, err := transform(memoryBenchIngress(i))
@@ -84,7 +86,7 @@ func newConvergedStack(tb testing.TB, n int) *convergedStack {
 			tb.Fatal(err)
 		}
 	}
-	ing, err := source.NewIngressFromLister(networkinglisters.NewIngressLister(s.store), source.DefaultConfig())
+	ing, err := source.NewIngressFromStore(s.store, source.DefaultConfig())
 	if err != nil {
 		tb.Fatal(err)
 	}
