@@ -272,17 +272,25 @@ func TestCachedIngressDroppedFieldsPanic(t *testing.T) {
 }
 
 // TestIngressTemplateSeesWholeIngress: with --fqdn-template the Ingress informer keeps whole Ingresses,
-// so a template reads any field as before (here metadata.generation and a rule's path, which the
-// compact type drops); and a compact Ingress handed to the template pass all the same is a problem
-// naming the flag, never names rendered from missing fields.
+// so a template reads any field, as external-dns's does (here metadata.generation, which the compact
+// type drops, and the default backend and a rule's path, which the cut-down Ingress drops); and a
+// compact Ingress handed to the template pass all the same is a problem naming the flag, never names
+// rendered from missing fields.
 func TestIngressTemplateSeesWholeIngress(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.FQDNTemplate = "{{.Name}}-g{{.Generation}}.{{.Namespace}}.example.com"
+	cfg.FQDNTemplate = "{{.Name}}-g{{.Generation}}.{{.Spec.DefaultBackend.Service.Name}}{{range .Spec.Rules}}{{range .HTTP.Paths}}" +
+		"{{.Backend.Service.Name}}{{end}}{{end}}.{{.Namespace}}.example.com"
 	c, err := compile(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ing := &networkingv1.Ingress{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop", Generation: 7},
+		Spec: networkingv1.IngressSpec{
+			DefaultBackend: &networkingv1.IngressBackend{Service: &networkingv1.IngressServiceBackend{Name: "fallback"}},
+			Rules: []networkingv1.IngressRule{{IngressRuleValue: networkingv1.IngressRuleValue{HTTP: &networkingv1.HTTPIngressRuleValue{
+				Paths: []networkingv1.HTTPIngressPath{{Path: "/", Backend: networkingv1.IngressBackend{
+					Service: &networkingv1.IngressServiceBackend{Name: "-api"}}}}}}}},
+		},
 		Status: networkingv1.IngressStatus{LoadBalancer: networkingv1.IngressLoadBalancerStatus{
 			Ingress: []networkingv1.IngressLoadBalancerIngress{{IP: "203.0.113.10"}}}}}
 	obj, err := ingressTransform(c)(ing.DeepCopy())
@@ -297,7 +305,7 @@ func TestIngressTemplateSeesWholeIngress(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectNoProblems(t, r)
-	expectEndpoints(t, r.Endpoints, "web-g7.shop.example.com A 203.0.113.10 res=ingress/shop/web")
+	expectEndpoints(t, r.Endpoints, "web-g7.fallback-api.shop.example.com A 203.0.113.10 res=ingress/shop/web")
 
 	var problems problemList
 	eps := c.cachedIngressEndpoints(compactIngress(ing), nil, &problems)

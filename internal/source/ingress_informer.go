@@ -22,12 +22,13 @@ func ingressInformer(f informers.SharedInformerFactory, namespace string) cache.
 
 // ingressTransform is the Ingress informer's transform: the factory's (trimObject, shared strings),
 // then the compact cachedIngress, unless --fqdn-template is configured: a template may read any field
-// of the object, so the informer keeps whole Ingresses then. An object already compact is kept (a
-// transform may see an object twice).
+// of the object, as external-dns's does, so the informer keeps whole Ingresses then, with their paths,
+// backends and load balancer ports (only managed fields and kubectl's last-applied copy dropped, as
+// external-dns drops them). An object already compact is kept (a transform may see an object twice).
 func ingressTransform(c *compiled) cache.TransformFunc {
 	shared := informerTransform()
 	if c.fqdnTemplate != nil {
-		return shared
+		return templatedIngressTransform()
 	}
 	return func(obj any) (any, error) {
 		if _, ok := obj.(*cachedIngress); ok {
@@ -53,4 +54,20 @@ func IngressInformerStore(cfg Config) (cache.Indexer, cache.TransformFunc, error
 	}
 	transform := ingressTransform(c)
 	return ingressInformer(newInformerFactoryWith(nil, "", transform), "").GetIndexer(), transform, nil
+}
+
+// templatedIngressTransform is the Ingress informer's transform with --fqdn-template: managed fields
+// and kubectl's copy dropped, repeated strings shared, nothing else (TestIngressTemplateSeesWholeIngress).
+func templatedIngressTransform() cache.TransformFunc {
+	t := newStringTable()
+	return func(obj any) (any, error) {
+		obj, err := trimMeta(obj)
+		if err != nil {
+			return obj, err
+		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.share(obj)
+		return obj, nil
+	}
 }

@@ -19,6 +19,12 @@ func trimObject(obj any) (any, error) {
 	case *networkingv1.Ingress:
 		slimIngress(o)
 	}
+	return trimMeta(obj)
+}
+
+// trimMeta drops what trimObject drops of every object: its managed fields and kubectl's
+// last-applied copy, as external-dns's informer transforms do.
+func trimMeta(obj any) (any, error) {
 	if m, err := meta.Accessor(obj); err == nil {
 		m.SetManagedFields(nil)
 		if ann := m.GetAnnotations(); ann != nil {
