@@ -106,21 +106,21 @@ func (p *Provider) pack(units []*unit, origins []origin) []batch {
 }
 
 // changes lays out a batch in the order Route 53 needs: deletes first (a name is freed before it is
-// reused, as when an A becomes a CNAME), then upserts, then creates.
-func (b batch) changes() []r53types.Change {
-	var out []r53types.Change
+// reused, as when an A becomes a CNAME), then upserts, then creates. names[i] is the normalised name
+// of the record change i came from (unit.name), for patch.
+func (b batch) changes() (out []r53types.Change, names []string) {
 	for _, action := range []r53types.ChangeAction{r53types.ChangeActionDelete, r53types.ChangeActionUpsert, r53types.ChangeActionCreate} {
 		for _, g := range b {
 			for _, u := range g {
 				for _, ch := range u.changes {
 					if ch.Action == action {
-						out = append(out, ch)
+						out, names = append(out, ch), append(names, u.name)
 					}
 				}
 			}
 		}
 	}
-	return out
+	return out, names
 }
 
 func (b batch) units() []*unit {

@@ -64,8 +64,14 @@ func (c *zoneContents) find(k rrKey) (int32, bool) {
 // count is the number of sets stored.
 func (c *zoneContents) count() int { return len(c.index) + len(c.collided) }
 
-func (c *zoneContents) put(rr *r53types.ResourceRecordSet) {
+func (c *zoneContents) put(rr *r53types.ResourceRecordSet) { c.putNamed(rr, "") }
+
+// putNamed is put, with the key's name the string name when the set's normalised name equals it.
+func (c *zoneContents) putNamed(rr *r53types.ResourceRecordSet, name string) {
 	k, s := storeOf(rr)
+	if k.name == name {
+		k.name = name
+	}
 	if i, ok := c.find(k); ok {
 		c.entries[i].set = s
 		return
@@ -358,8 +364,10 @@ func (p *Provider) stored(zoneID string, k rrKey) (rr *r53types.ResourceRecordSe
 	return nil, false
 }
 
-// patch writes an accepted batch into the cache.
-func (p *Provider) patch(zoneID string, changes []r53types.Change) {
+// patch writes an accepted batch into the cache. names[i] is the normalised name of the record
+// change i was made from: a set stored under that name keeps the caller's string (the TXT registry's
+// cache holds the same one) instead of the one cut from the "name." the change was sent with.
+func (p *Provider) patch(zoneID string, changes []r53types.Change, names []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	c := p.contents[zoneID]
@@ -372,9 +380,9 @@ func (p *Provider) patch(zoneID string, changes []r53types.Change) {
 			c.remove(keyOfRRSet(ch.ResourceRecordSet))
 		}
 	}
-	for _, ch := range changes {
+	for i, ch := range changes {
 		if ch.Action != r53types.ChangeActionDelete {
-			c.put(ch.ResourceRecordSet)
+			c.putNamed(ch.ResourceRecordSet, names[i])
 		}
 	}
 	c.compact()

@@ -19,7 +19,9 @@ func (p *Provider) ListsExactlyWhatItWrote() bool { return true }
 
 // ListedForm implements provider.ListedFormer: the record sets at keys as Records lists them now,
 // from the cache (the first zone of the zone list holding the key, as cachedEndpoints lists it); nil
-// for a key no cached zone holds.
+// for a key no cached zone holds. The names are the stored keys' strings, not the caller's: a registry
+// that keeps the answer shares them with this cache (a set listed, then updated with a name the caller
+// built again, as the TXT registry builds a TXT name).
 func (p *Provider) ListedForm(keys []endpoint.Key) ([]*endpoint.Endpoint, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -31,8 +33,9 @@ func (p *Provider) ListedForm(keys []endpoint.Key) ([]*endpoint.Endpoint, bool) 
 			if c == nil {
 				continue
 			}
-			if s, ok := c.lookup(k); ok {
-				out[i] = p.listedLocked(k, s, z)
+			if j, ok := c.find(k); ok {
+				stored := c.entries[j] // its key's name: the string Records hands out, which the registry then keeps
+				out[i] = p.listedLocked(stored.key, stored.set, z)
 				break
 			}
 		}

@@ -19,7 +19,7 @@ import (
 // batch is halved. A group rejected on its own is reported, every unit of it, with Route 53's message.
 // k offending groups cost about 2k+1 calls when the message names them, 2k·log2(n) otherwise.
 func (p *Provider) send(ctx context.Context, z zone, b batch, origins []origin) ([]provider.RejectedChange, error) {
-	changes := b.changes()
+	changes, names := b.changes()
 	for _, ch := range changes {
 		p.log.Info(fmt.Sprintf("Desired change: %s %s %s", ch.Action, strings.TrimSuffix(deref(ch.ResourceRecordSet.Name), "."), ch.ResourceRecordSet.Type),
 			"zoneName", z.name, "zoneID", z.id)
@@ -29,7 +29,7 @@ func (p *Provider) send(ctx context.Context, z zone, b batch, origins []origin) 
 		ChangeBatch:  &r53types.ChangeBatch{Changes: changes},
 	})
 	if err == nil {
-		p.patch(z.id, changes)
+		p.patch(z.id, changes, names)
 		p.log.Info(fmt.Sprintf("%d record(s) were successfully updated", len(changes)), "zoneName", z.name, "zoneID", z.id)
 		return nil, nil
 	}
