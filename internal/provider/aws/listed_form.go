@@ -34,8 +34,8 @@ func (p *Provider) ListedForm(keys []endpoint.Key) ([]*endpoint.Endpoint, bool) 
 				continue
 			}
 			if j, ok := c.find(k); ok {
-				stored := c.entries[j] // its key's name: the string Records hands out, which the registry then keeps
-				out[i] = p.listedLocked(stored.key, stored.set, z)
+				stored := &c.entries[j] // its key's name: the string Records hands out, which the registry then keeps
+				out[i] = p.listedLocked(c.keyOf(stored), stored.set(), z)
 				break
 			}
 		}

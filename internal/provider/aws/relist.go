@@ -107,12 +107,13 @@ func (c *zoneContents) sameSets(other *zoneContents) bool {
 	if c.count() != other.count() {
 		return false
 	}
-	for _, e := range other.entries {
-		if e.key.recordType == "" {
-			continue // a hole
+	for i := range other.entries {
+		e := &other.entries[i]
+		if e.hole() {
+			continue
 		}
-		s, ok := c.lookup(e.key)
-		if !ok || !s.same(e.set) {
+		s, ok := c.lookup(other.keyOf(e))
+		if !ok || !s.same(e.set()) {
 			return false
 		}
 	}

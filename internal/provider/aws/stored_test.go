@@ -153,9 +153,9 @@ func TestZoneContentsWithCollidingHashes(t *testing.T) {
 				t.Fatalf("colliding=%v %s: an absent key was found", colliding, step)
 			}
 			var listed []rrKey
-			for _, e := range c.entries {
-				if e.key.recordType != "" {
-					listed = append(listed, e.key)
+			for i := range c.entries {
+				if !c.entries[i].hole() {
+					listed = append(listed, c.keyOf(&c.entries[i]))
 				}
 			}
 			if !reflect.DeepEqual(listed, order) && !(len(listed) == 0 && len(order) == 0) {

@@ -40,7 +40,7 @@ func TestWrittenSetsKeepTheCallersName(t *testing.T) {
 		if !ok {
 			return "", false
 		}
-		return c.entries[i].key.name, true
+		return c.entries[i].name, true
 	}
 	same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 	for _, e := range created[:2] {
