@@ -24,13 +24,18 @@ type toolProcess struct {
 	err     error // set before done is closed
 }
 
-// startTool starts bin with args and the extra environment, and stops it when the test ends.
+// startTool starts bin with args and the extra environment, and stops it when the test ends. bin is
+// read from disk, not from the page cache (dropFromPageCache), so that each tool's resident binary
+// pages do not depend on how its file was written.
 func startTool(t *testing.T, name, bin string, args, env []string) *toolProcess {
 	t.Helper()
 	p := &toolProcess{name: name, logPath: filepath.Join(t.TempDir(), name+".log"), done: make(chan struct{})}
 	logFile, err := os.Create(p.logPath)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := dropFromPageCache(bin); err != nil {
+		t.Fatalf("starting %s: %v", name, err)
 	}
 	p.cmd = exec.Command(bin, args...)
 	p.cmd.Env = env
