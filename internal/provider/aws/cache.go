@@ -32,15 +32,12 @@ func keyOfEndpoint(e *endpoint.Endpoint) rrKey {
 
 // zoneContents is the cached content of one zone: the record sets as Route 53 stores them, so that a
 // DELETE can send exactly the stored TTL and values (in the compact form of stored.go), in listing
-// order for stable output. The index holds a 64-bit hash of each key rather than the key (16 bytes a
-// slot instead of 56; 40,002 sets at 20,000 Ingresses): the entry it points to is checked, and the
-// rare key whose hash another key already took goes into collided.
+// order for stable output, under an index by key (set_index.go).
 type zoneContents struct {
-	hash     func(rrKey) uint64 // maphash with the zone's seed; a test makes every key collide
-	index    map[uint64]int32   // by hash of the key: the position in entries
-	collided map[rrKey]int32    // keys whose hash was taken when they came; nil while there are none
-	entries  []cachedSet        // listing order; a removed set leaves a hole until compact
-	types    []string           // the record types of the entries, each once: cachedSet.rtype-1
+	hash    func(rrKey) uint64 // maphash with the zone's seed; a test makes every key collide
+	index   setIndex           // by key: the position in entries
+	entries []cachedSet        // listing order; a removed set leaves a hole until compact
+	types   []string           // the record types of the entries, each once: cachedSet.rtype-1
 }
 
 // cachedSet is one entry of zoneContents: a set's key and storedSet in 72 bytes instead of 88. The
@@ -105,20 +102,19 @@ func (c *zoneContents) holds(e *cachedSet, k rrKey) bool {
 
 func newZoneContents() *zoneContents {
 	seed := maphash.MakeSeed()
-	return &zoneContents{hash: func(k rrKey) uint64 { return maphash.Comparable(seed, k) }, index: map[uint64]int32{}}
+	return &zoneContents{hash: func(k rrKey) uint64 { return maphash.Comparable(seed, k) }, index: newSetIndex(0)}
 }
 
 // find is the position of k in entries.
 func (c *zoneContents) find(k rrKey) (int32, bool) {
-	if i, ok := c.index[c.hash(k)]; ok && c.holds(&c.entries[i], k) {
-		return i, true
+	if i, ok := c.slotOf(k, c.hash(k)); ok {
+		return c.index.slots[i] - 1, true
 	}
-	i, ok := c.collided[k]
-	return i, ok
+	return 0, false
 }
 
 // count is the number of sets stored.
-func (c *zoneContents) count() int { return len(c.index) + len(c.collided) }
+func (c *zoneContents) count() int { return c.index.used }
 
 func (c *zoneContents) put(rr *r53types.ResourceRecordSet) { c.putNamed(rr, "") }
 
@@ -142,28 +138,8 @@ func (c *zoneContents) add(k rrKey, s storedSet) {
 	c.indexAt(k, int32(len(c.entries)-1))
 }
 
-// indexAt points the index at position i for k.
-func (c *zoneContents) indexAt(k rrKey, i int32) {
-	h := c.hash(k)
-	if _, taken := c.index[h]; !taken {
-		c.index[h] = i
-		return
-	}
-	if c.collided == nil {
-		c.collided = map[rrKey]int32{}
-	}
-	c.collided[k] = i
-}
-
 func (c *zoneContents) remove(k rrKey) {
-	h := c.hash(k)
-	if i, ok := c.index[h]; ok && c.holds(&c.entries[i], k) {
-		delete(c.index, h)
-		c.entries[i] = cachedSet{}
-		return
-	}
-	if i, ok := c.collided[k]; ok {
-		delete(c.collided, k)
+	if i, ok := c.unindex(k); ok {
 		c.entries[i] = cachedSet{}
 	}
 }
@@ -185,7 +161,7 @@ func (c *zoneContents) reindex() {
 			kept = append(kept, e)
 		}
 	}
-	c.entries, c.index, c.collided = kept, make(map[uint64]int32, len(kept)), nil
+	c.entries, c.index = kept, newSetIndex(len(kept))
 	for i := range kept {
 		c.indexAt(c.keyOf(&kept[i]), int32(i))
 	}
