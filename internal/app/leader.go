@@ -6,13 +6,9 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"os"
-	"sync"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/leaderelection"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
@@ -23,9 +19,9 @@ import (
 // lead's context is cancelled as soon as the lease cannot be renewed, so that a replica that lost the
 // lease stops writing before another one can acquire it (renew deadline < lease duration).
 //
-// One term's lead must have returned before the next election starts: client-go cancels lead's context
-// when renewal fails but does not wait for it, and a lead still finishing a provider write beside a new
-// term's lead would be two reconcile loops in one process.
+// One term's lead has returned before the next election starts, so two terms never run in one
+// process; on shutdown the Lease is released only after the last term's lead returned, so the next
+// leader starts after this one's last provider write.
 func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interface, getenv func(string) string, log *slog.Logger,
 	setLeader func(bool), lead func(context.Context)) {
 	namespace := cfg.LeaderElectNamespace
@@ -35,63 +31,59 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 	if namespace == "" {
 		namespace = "default"
 	}
-	identity := replicaIdentity()
-	lock := newLeaseWatch(&resourcelock.LeaseLock{
-		LeaseMeta:  metav1.ObjectMeta{Namespace: namespace, Name: cfg.LeaderElectLeaseName},
-		Client:     kube.CoordinationV1(),
-		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
-	}, cfg.LeaderElectLeaseDuration, cfg.LeaderElectRenewDeadline)
-	log.Info("Leader election on", "lease", namespace+"/"+cfg.LeaderElectLeaseName, "identity", identity)
-	setLeader(false)
-	var leading sync.Mutex // held while lead runs: one term at a time
-	for ctx.Err() == nil {
-		leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
-			Lock:            lock,
-			LeaseDuration:   cfg.LeaderElectLeaseDuration,
-			RenewDeadline:   cfg.LeaderElectRenewDeadline,
-			RetryPeriod:     cfg.LeaderElectRetryPeriod,
-			ReleaseOnCancel: true,
-			Name:            cfg.LeaderElectLeaseName,
-			Callbacks: leaderelection.LeaderCallbacks{
-				OnStartedLeading: func(leadCtx context.Context) {
-					// RunOrDie starts this in a goroutine and does not wait for it.
-					leading.Lock()
-					defer leading.Unlock()
-					if leadCtx.Err() != nil {
-						return // this term ended while the previous one's lead was finishing
-					}
-					termCtx, endTerm := context.WithCancel(leadCtx)
-					defer endTerm()
-					wait := lock.startTerm(endTerm)
-					defer lock.stopTerm()
-					if wait > 0 {
-						// The Lease was deleted or overwritten while another replica held it.
-						log.Info("Acquired the Lease; waiting for the previous holder's lease to run out before leading",
-							"identity", identity, "wait", wait.Round(time.Millisecond))
-						select {
-						case <-termCtx.Done():
-							return
-						case <-time.After(wait):
-						}
-					}
-					log.Info("Became the leader", "identity", identity)
-					setLeader(true)
-					lead(controller.WithWriteFence(termCtx, lock.fresh))
-				},
-				OnStoppedLeading: func() {
-					setLeader(false)
-					log.Info("Stopped leading", "identity", identity)
-				},
-				OnNewLeader: func(id string) {
-					if id != identity {
-						log.Info("Following the leader", "leader", id)
-					}
-				},
-			},
-		})
+	runElectedOn(ctx, cfg, newTypedLeases(kube.CoordinationV1(), namespace, cfg.LeaderElectLeaseName), replicaIdentity(),
+		log, setLeader, lead)
+}
+
+// runElectedOn is runElected on a given Lease client and identity.
+func runElectedOn(ctx context.Context, cfg config.Config, leases leaseClient, identity string, log *slog.Logger,
+	setLeader func(bool), lead func(context.Context)) {
+	watch := newLeaseWatch(leases, identity, cfg.LeaderElectLeaseDuration, cfg.LeaderElectRenewDeadline)
+	elector := &leaseElector{
+		leases: watch, identity: identity, leaseDuration: cfg.LeaderElectLeaseDuration,
+		renewDeadline: cfg.LeaderElectRenewDeadline, retryPeriod: cfg.LeaderElectRetryPeriod, now: time.Now, log: log,
+		onNewLeader: func(id string) {
+			if id != identity {
+				log.Info("Following the leader", "leader", id)
+			}
+		},
 	}
-	leading.Lock() // the last term's lead has returned
-	leading.Unlock()
+	log.Info("Leader election on", "lease", leases.Describe(), "identity", identity)
+	setLeader(false)
+	for ctx.Err() == nil && elector.acquire(ctx) {
+		termCtx, endTerm := context.WithCancel(ctx)
+		termDone := make(chan struct{})
+		go func() {
+			defer close(termDone)
+			runTerm(termCtx, endTerm, watch, identity, log, setLeader, lead)
+		}()
+		elector.renew(termCtx)
+		endTerm()
+		<-termDone
+		setLeader(false)
+		log.Info("Stopped leading", "identity", identity)
+		elector.release()
+	}
+}
+
+// runTerm runs lead for one term, after waiting out the lease of a holder this replica saw renew
+// less than a lease duration ago (the Lease was deleted or overwritten under it).
+func runTerm(termCtx context.Context, endTerm func(), watch *leaseWatch, identity string, log *slog.Logger,
+	setLeader func(bool), lead func(context.Context)) {
+	wait := watch.startTerm(endTerm)
+	defer watch.stopTerm()
+	if wait > 0 {
+		log.Info("Acquired the Lease; waiting for the previous holder's lease to run out before leading",
+			"identity", identity, "wait", wait.Round(time.Millisecond))
+		select {
+		case <-termCtx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+	log.Info("Became the leader", "identity", identity)
+	setLeader(true)
+	lead(controller.WithWriteFence(termCtx, watch.fresh))
 }
 
 // replicaIdentity is the hostname (the pod name) plus a random suffix, so two processes on one host

@@ -6,13 +6,13 @@ import (
 	"sync"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
 )
 
-// leaseWatch wraps the Lease lock to close the gap client-go's election leaves when the Lease is
-// deleted by hand (or overwritten by another holder): client-go lets a follower that finds no Lease
-// create one and lead at once, and lets the old leader, which now reads another holder, go on leading
+// leaseWatch wraps the Lease client to close the gap a plain Lease election leaves when the Lease is
+// deleted by hand (or overwritten by another holder): the election (like client-go's) lets a follower
+// that finds no Lease create one and lead at once, and lets the old leader, which now reads another holder, go on leading
 // until its renew deadline. For that time two replicas write.
 //
 // With the watch, the old leader's term ends as soon as one of its reads shows another holder, and a
@@ -20,7 +20,8 @@ import (
 // lease would have run out before it writes. A lease released on shutdown (empty holder) needs no
 // wait: its holder gave it up after its term ended.
 type leaseWatch struct {
-	resourcelock.Interface
+	leaseClient
+	identity      string
 	leaseDuration time.Duration
 	now           func() time.Time
 
@@ -37,29 +38,37 @@ type leaseWatch struct {
 	foreignSeen  time.Time
 }
 
-func newLeaseWatch(lock resourcelock.Interface, leaseDuration, renewDeadline time.Duration) *leaseWatch {
-	return &leaseWatch{Interface: lock, leaseDuration: leaseDuration, renewDeadline: renewDeadline, now: time.Now}
+func newLeaseWatch(leases leaseClient, identity string, leaseDuration, renewDeadline time.Duration) *leaseWatch {
+	return &leaseWatch{leaseClient: leases, identity: identity, leaseDuration: leaseDuration, renewDeadline: renewDeadline, now: time.Now}
 }
 
 // Create creates the Lease held by this replica and notes when.
-func (w *leaseWatch) Create(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
-	return w.renewed(func() error { return w.Interface.Create(ctx, rec) })
+func (w *leaseWatch) Create(ctx context.Context, spec coordinationv1.LeaseSpec) (*coordinationv1.Lease, error) {
+	return w.renewed(func() (*coordinationv1.Lease, error) { return w.leaseClient.Create(ctx, spec) })
 }
 
 // Update renews (or takes) the Lease and notes when.
-func (w *leaseWatch) Update(ctx context.Context, rec resourcelock.LeaderElectionRecord) error {
-	return w.renewed(func() error { return w.Interface.Update(ctx, rec) })
+func (w *leaseWatch) Update(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return w.renewed(func() (*coordinationv1.Lease, error) { return w.leaseClient.Update(ctx, lease) })
 }
 
-func (w *leaseWatch) renewed(write func() error) error {
+func (w *leaseWatch) renewed(write func() (*coordinationv1.Lease, error)) (*coordinationv1.Lease, error) {
 	started := w.now()
-	if err := write(); err != nil {
-		return err
+	lease, err := write()
+	if err != nil {
+		return nil, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.renewedAt = started
-	return nil
+	return lease, nil
+}
+
+// lastRenewal is when the last successful Create or Update by this replica started.
+func (w *leaseWatch) lastRenewal() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.renewedAt
 }
 
 // fresh is the write fence of a term: writing is allowed while the last renewal started less than the
@@ -77,25 +86,28 @@ func (w *leaseWatch) fresh() error {
 }
 
 // Get reads the Lease and notes who holds it.
-func (w *leaseWatch) Get(ctx context.Context) (*resourcelock.LeaderElectionRecord, []byte, error) {
-	rec, raw, err := w.Interface.Get(ctx)
+func (w *leaseWatch) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	lease, err := w.leaseClient.Get(ctx)
 	if err == nil {
-		w.observe(rec)
+		w.observe(&lease.Spec)
 	}
-	return rec, raw, err
+	return lease, err
 }
 
-func (w *leaseWatch) observe(rec *resourcelock.LeaderElectionRecord) {
+func (w *leaseWatch) observe(spec *coordinationv1.LeaseSpec) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	switch rec.HolderIdentity {
-	case w.Identity():
+	switch holderOf(spec) {
+	case w.identity:
 		return
 	case "":
 		w.foreignSeen = time.Time{} // released
 		return
 	}
-	renew := metav1.NewMicroTime(rec.RenewTime.Time)
+	var renew metav1.MicroTime
+	if spec.RenewTime != nil {
+		renew = *spec.RenewTime
+	}
 	if !renew.Equal(&w.foreignRenew) {
 		w.foreignRenew, w.foreignSeen = renew, w.now()
 	}

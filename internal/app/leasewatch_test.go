@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
 
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
-// Issue 11, fault suite: the Lease is deleted by hand while one of two replicas leads. client-go lets
+// Issue 11, fault suite: the Lease is deleted by hand while one of two replicas leads. a plain Lease election (client-go's, or ours without the watch) lets
 // the follower that finds no Lease create one and lead at once, while the old leader, now reading
 // another holder, leads on until its renew deadline: two writers. Here two replicas run the election
 // on a real API server, each term "writes" until its context ends, and the Lease is deleted until the
@@ -93,23 +93,26 @@ func TestLeaseDeletedByHandNeverTwoWriters(t *testing.T) {
 	mu.Unlock()
 }
 
-// fakeLock is a Lease lock that always succeeds, for the fence's clock arithmetic.
-type fakeLock struct{ resourcelock.Interface }
+// writesSucceed is a Lease client whose writes always succeed, for the fence's clock arithmetic.
+type writesSucceed struct{ leaseClient }
 
-func (fakeLock) Create(context.Context, resourcelock.LeaderElectionRecord) error { return nil }
-func (fakeLock) Update(context.Context, resourcelock.LeaderElectionRecord) error { return nil }
-func (fakeLock) Identity() string                                                { return "me" }
+func (writesSucceed) Create(context.Context, coordinationv1.LeaseSpec) (*coordinationv1.Lease, error) {
+	return &coordinationv1.Lease{}, nil
+}
+func (writesSucceed) Update(_ context.Context, l *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	return l, nil
+}
 
 // The write fence is open while the last renewal started less than the renew deadline ago, closed
 // after (as when the process was paused past it), and open again once a renewal succeeds.
 func TestLeaseWatchFence(t *testing.T) {
 	now := time.Unix(1000, 0)
-	w := newLeaseWatch(fakeLock{}, 4*time.Second, 3*time.Second)
+	w := newLeaseWatch(writesSucceed{}, "me", 4*time.Second, 3*time.Second)
 	w.now = func() time.Time { return now }
 	if err := w.fresh(); err == nil {
 		t.Fatal("open before any renewal")
 	}
-	if err := w.Update(context.Background(), resourcelock.LeaderElectionRecord{}); err != nil {
+	if _, err := w.Update(context.Background(), &coordinationv1.Lease{}); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(2900 * time.Millisecond)
@@ -120,7 +123,7 @@ func TestLeaseWatchFence(t *testing.T) {
 	if err := w.fresh(); err == nil {
 		t.Fatal("open 3.1 s after the last renewal (renew deadline 3 s)")
 	}
-	if err := w.Create(context.Background(), resourcelock.LeaderElectionRecord{}); err != nil {
+	if _, err := w.Create(context.Background(), coordinationv1.LeaseSpec{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.fresh(); err != nil {
