@@ -31,16 +31,17 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 	if namespace == "" {
 		namespace = "default"
 	}
-	runElectedOn(ctx, cfg, newTypedLeases(kube.CoordinationV1(), namespace, cfg.LeaderElectLeaseName), replicaIdentity(),
-		log, setLeader, lead)
+	runElectedOn(ctx, cfg, newTypedLeases(kube.CoordinationV1(), namespace, cfg.LeaderElectLeaseName),
+		namespace+"/"+cfg.LeaderElectLeaseName, replicaIdentity(), log, setLeader, lead)
 }
 
-// runElectedOn is runElected on a given Lease client and identity.
-func runElectedOn(ctx context.Context, cfg config.Config, leases leaseClient, identity string, log *slog.Logger,
+// runElectedOn is runElected on a given Lease client (of the Lease called name, namespace/name) and
+// identity.
+func runElectedOn(ctx context.Context, cfg config.Config, leases leaseClient, name, identity string, log *slog.Logger,
 	setLeader func(bool), lead func(context.Context)) {
 	watch := newLeaseWatch(leases, identity, cfg.LeaderElectLeaseDuration, cfg.LeaderElectRenewDeadline)
 	elector := &leaseElector{
-		leases: watch, identity: identity, leaseDuration: cfg.LeaderElectLeaseDuration,
+		leases: watch, name: name, identity: identity, leaseDuration: cfg.LeaderElectLeaseDuration,
 		renewDeadline: cfg.LeaderElectRenewDeadline, retryPeriod: cfg.LeaderElectRetryPeriod, now: time.Now, log: log,
 		onNewLeader: func(id string) {
 			if id != identity {
@@ -48,7 +49,7 @@ func runElectedOn(ctx context.Context, cfg config.Config, leases leaseClient, id
 			}
 		},
 	}
-	log.Info("Leader election on", "lease", leases.Describe(), "identity", identity)
+	log.Info("Leader election on", "lease", name, "identity", identity)
 	setLeader(false)
 	for ctx.Err() == nil && elector.acquire(ctx) {
 		termCtx, endTerm := context.WithCancel(ctx)

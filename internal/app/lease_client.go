@@ -15,8 +15,6 @@ type leaseClient interface {
 	Get(ctx context.Context) (*coordinationv1.Lease, error)
 	Create(ctx context.Context, spec coordinationv1.LeaseSpec) (*coordinationv1.Lease, error)
 	Update(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error)
-	// Describe is namespace/name, for logs.
-	Describe() string
 }
 
 // typedLeases is a leaseClient over client-go's typed coordination/v1 client.
@@ -41,5 +39,3 @@ func (l typedLeases) Create(ctx context.Context, spec coordinationv1.LeaseSpec) 
 func (l typedLeases) Update(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error) {
 	return l.leases.Update(ctx, lease, metav1.UpdateOptions{})
 }
-
-func (l typedLeases) Describe() string { return l.namespace + "/" + l.name }

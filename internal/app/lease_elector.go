@@ -25,6 +25,7 @@ import (
 // One elector is used from one goroutine at a time.
 type leaseElector struct {
 	leases        *leaseWatch
+	name          string // namespace/name of the Lease, for logs
 	identity      string
 	leaseDuration time.Duration
 	renewDeadline time.Duration
@@ -81,7 +82,7 @@ func (e *leaseElector) renew(ctx context.Context) bool {
 			return true
 		}
 		if !renewed {
-			e.log.Info("Could not renew the Lease within the renew deadline", "lease", e.leases.Describe(),
+			e.log.Info("Could not renew the Lease within the renew deadline", "lease", e.name,
 				"identity", e.identity, "renewDeadline", e.renewDeadline)
 			return false
 		}
@@ -108,7 +109,7 @@ func (e *leaseElector) tryAcquireOrRenew(ctx context.Context) bool {
 	if apierrors.IsNotFound(err) {
 		created, err := e.leases.Create(ctx, want)
 		if err != nil {
-			e.log.Debug("Could not create the Lease", "lease", e.leases.Describe(), "error", err.Error())
+			e.log.Debug("Could not create the Lease", "lease", e.name, "error", err.Error())
 			return false
 		}
 		e.lease = created
@@ -116,7 +117,7 @@ func (e *leaseElector) tryAcquireOrRenew(ctx context.Context) bool {
 		return true
 	}
 	if err != nil {
-		e.log.Debug("Could not read the Lease", "lease", e.leases.Describe(), "error", err.Error())
+		e.log.Debug("Could not read the Lease", "lease", e.name, "error", err.Error())
 		return false
 	}
 	e.lease = lease
@@ -133,7 +134,7 @@ func (e *leaseElector) tryAcquireOrRenew(ctx context.Context) bool {
 		want.LeaseTransitions = ptrTo(int32Of(lease.Spec.LeaseTransitions) + 1)
 	}
 	if err := e.update(ctx, want); err != nil {
-		e.log.Debug("Could not write the Lease", "lease", e.leases.Describe(), "error", err.Error())
+		e.log.Debug("Could not write the Lease", "lease", e.name, "error", err.Error())
 		return false
 	}
 	return true
@@ -169,7 +170,7 @@ func (e *leaseElector) release() {
 		AcquireTime: &now, RenewTime: &now, LeaseTransitions: lease.Spec.LeaseTransitions,
 	}
 	if _, err := e.leases.leaseClient.Update(ctx, next); err != nil {
-		e.log.Info("Could not release the Lease", "lease", e.leases.Describe(), "error", err.Error())
+		e.log.Info("Could not release the Lease", "lease", e.name, "error", err.Error())
 		return
 	}
 	e.lease = nil

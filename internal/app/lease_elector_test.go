@@ -106,7 +106,7 @@ func startCandidate(t *testing.T, cfg config.Config, leases leaseClient, who str
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		runElectedOn(ctx, cfg, leases, who, slog.New(slog.NewTextHandler(io.Discard, nil)), func(bool) {}, terms.lead(who))
+		runElectedOn(ctx, cfg, leases, "default/"+cfg.LeaderElectLeaseName, who, slog.New(slog.NewTextHandler(io.Discard, nil)), func(bool) {}, terms.lead(who))
 	}()
 	stop = func() {
 		cancel()
@@ -258,14 +258,14 @@ func TestLeaseLeaderCutOffStopsBeforeTakeover(t *testing.T) {
 	aRenewed := aLeases.lastWrite
 	aLeases.mu.Unlock()
 	a, b := terms.last("a"), terms.last("b")
+	if a.end.IsZero() {
+		t.Fatalf("a still leads after b took over")
+	}
 	lease := readLease(t, client, cfg.LeaderElectLeaseName)
 	bAcquired := lease.Spec.AcquireTime.Time
 	t.Logf("a cut off %s after its last renewal; a stopped leading %s after it, b acquired the Lease %s after it and led %s after it",
 		cutAt.Sub(aRenewed).Round(time.Millisecond), a.end.Sub(aRenewed).Round(time.Millisecond),
 		bAcquired.Sub(aRenewed).Round(time.Millisecond), b.start.Sub(aRenewed).Round(time.Millisecond))
-	if a.end.IsZero() {
-		t.Fatalf("a still leads after b took over")
-	}
 	if late := a.end.Sub(aRenewed); late > cfg.LeaderElectRenewDeadline+300*time.Millisecond {
 		t.Errorf("a stopped leading %s after its last renewal, want within the renew deadline %s", late, cfg.LeaderElectRenewDeadline)
 	}
