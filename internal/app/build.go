@@ -20,6 +20,7 @@ import (
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
 	"github.com/zonekeeper/zonekeeper/internal/events"
 	"github.com/zonekeeper/zonekeeper/internal/health"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/metrics"
 	"github.com/zonekeeper/zonekeeper/internal/plan"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
@@ -39,7 +40,9 @@ type pipeline struct {
 	source source.Source
 	views  []*viewPipeline
 	// kube is nil when no stage needs the Kubernetes API (manifest source, no leader election).
-	kube     kubernetes.Interface
+	kube *kube.Client
+	// election is the Lease client of leader election, nil without --leader-elect.
+	election kubernetes.Interface
 	notifier *events.Notifier
 	// deferred are the cluster sources; each says whether it runs fully (Err).
 	deferred []*source.Deferred
@@ -57,9 +60,10 @@ type viewPipeline struct {
 
 // kubeAccess is the Kubernetes API as the stages need it.
 type kubeAccess struct {
-	client  kubernetes.Interface
-	dynamic dynamic.Interface
-	rest    *rest.Config
+	client   *kube.Client
+	election kubernetes.Interface
+	dynamic  dynamic.Interface
+	rest     *rest.Config
 }
 
 // observability is what the pipeline reports to: metrics and readiness (either may be nil).
@@ -118,7 +122,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	p := &pipeline{source: src, kube: kube.client, deferred: srcs.deferred}
+	p := &pipeline{source: src, kube: kube.client, election: kube.election, deferred: srcs.deferred}
 	var notify controller.Notifier
 	observers := obs.observers()
 	if lookup, ok := src.(source.ObjectLookup); ok && kube.client != nil && !cfg.DryRun {
@@ -330,7 +334,7 @@ func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, err
 	}
 	rc.UserAgent = "zonekeeper"
 	rc.QPS, rc.Burst = float32(cfg.KubeAPIQPS), cfg.KubeAPIBurst
-	client, err := kubernetes.NewForConfig(rc)
+	client, err := kube.NewForConfig(rc)
 	if err != nil {
 		return kubeAccess{}, err
 	}
@@ -338,7 +342,13 @@ func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, err
 	if err != nil {
 		return kubeAccess{}, err
 	}
-	return kubeAccess{client: client, dynamic: dyn, rest: rc}, nil
+	access := kubeAccess{client: client, dynamic: dyn, rest: rc}
+	if cfg.LeaderElect {
+		if access.election, err = electionClient(rc); err != nil {
+			return kubeAccess{}, err
+		}
+	}
+	return access, nil
 }
 
 // restConfig follows external-dns: --kubeconfig and --master, else in-cluster, else $KUBECONFIG or

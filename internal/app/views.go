@@ -6,11 +6,10 @@ import (
 	"log/slog"
 	"strings"
 
-	"k8s.io/client-go/kubernetes"
-
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/provider"
 	providerkinds "github.com/zonekeeper/zonekeeper/internal/provider/kinds"
 	"github.com/zonekeeper/zonekeeper/internal/publicip"
@@ -76,7 +75,7 @@ func viewSource(src source.Source, spec *view.Spec, address view.AddressSource) 
 
 // publicAddress is the public address source for views with targets=public: --public-ip, and the
 // discovery sources (a Node, a Service, an HTTP echo URL, STUN), looked up again every refresh.
-func publicAddress(ctx context.Context, cfg config.Config, specs []*view.Spec, kube kubernetes.Interface, log *slog.Logger, m publicip.Metrics) (view.AddressSource, error) {
+func publicAddress(ctx context.Context, cfg config.Config, specs []*view.Spec, kube *kube.Client, log *slog.Logger, m publicip.Metrics) (view.AddressSource, error) {
 	needed := false
 	for _, s := range specs {
 		needed = needed || (s != nil && s.Targets == view.TargetsPublic)

@@ -1,8 +1,9 @@
 package events
 
 import (
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // The Events client's own rate. Events were written through the main client and took its
@@ -17,9 +18,9 @@ const (
 
 // newClient is a client for Events only: a copy of the main client's configuration (address,
 // credentials, user agent) with a rate limiter of its own.
-func newClient(main *rest.Config) (kubernetes.Interface, error) {
+func newClient(main *rest.Config) (*kube.Client, error) {
 	rc := rest.CopyConfig(main)
 	rc.RateLimiter = nil
 	rc.QPS, rc.Burst = ClientQPS, ClientBurst
-	return kubernetes.NewForConfig(rc)
+	return kube.NewForConfig(rc)
 }

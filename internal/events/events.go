@@ -22,13 +22,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/tools/reference"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
@@ -50,7 +49,8 @@ type Notifier struct {
 	log         *slog.Logger
 	budget      *budget
 	// sink counts what the broadcaster has written, so that Stop can wait for the queue.
-	sink *countingSink
+	sink   *countingSink
+	scheme *runtime.Scheme
 }
 
 // StopTimeout bounds how long Stop waits for queued Events (--once exits after it).
@@ -65,14 +65,15 @@ func New(rc *rest.Config, lookup source.ObjectLookup, log *slog.Logger) (*Notifi
 		return nil, fmt.Errorf("events client: %w", err)
 	}
 	b := record.NewBroadcaster()
-	sink := &countingSink{EventSink: &typedcorev1.EventSinkImpl{Interface: client.CoreV1().Events("")}}
+	sink := &countingSink{EventSink: kube.EventSink{Client: client}}
 	b.StartRecordingToSink(sink)
 	n := &Notifier{
-		recorder:    b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "zonekeeper"}),
+		recorder:    b.NewRecorder(client.Scheme, corev1.EventSource{Component: "zonekeeper"}),
 		broadcaster: b,
 		lookup:      lookup,
 		log:         log,
 		sink:        sink,
+		scheme:      client.Scheme,
 	}
 	n.budget = &budget{window: BudgetWindow, flush: n.writeSummaries}
 	return n, nil
@@ -92,7 +93,7 @@ func (n *Notifier) Stop() {
 // budget is spent.
 func (n *Notifier) event(obj runtime.Object, eventType, reason, format string, args ...any) {
 	message := fmt.Sprintf(format, args...)
-	ref, err := reference.GetReference(scheme.Scheme, obj)
+	ref, err := reference.GetReference(n.scheme, obj)
 	if err == nil && !n.budget.admit(ref, eventType, reason, message) {
 		return
 	}

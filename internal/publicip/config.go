@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/client-go/kubernetes"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // Source kinds, as named in Config.Order and --public-ip-source-order.
@@ -39,7 +39,7 @@ type Config struct {
 	// Static is --public-ip: at most one IPv4 and one IPv6 address.
 	Static []netip.Addr
 	// Kube is needed for NodeName and Service.
-	Kube kubernetes.Interface
+	Kube *kube.Client
 	// NodeName is --public-ip-from-node: the Node whose ExternalIP addresses are used.
 	NodeName string
 	// ServiceNamespace and ServiceName are --public-ip-from-service (namespace/name): the Service whose

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/client-go/kubernetes/fake"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 func TestConfigErrors(t *testing.T) {
@@ -18,7 +18,7 @@ func TestConfigErrors(t *testing.T) {
 		{"nothing", Config{}, "no public address source configured"},
 		{"two v4", Config{Static: []netip.Addr{v4, netip.MustParseAddr("203.0.113.2")}}, "at most one IPv4 and one IPv6"},
 		{"node without kube", Config{NodeName: "worker-1"}, "need Kubernetes access"},
-		{"service half", Config{Kube: fake.NewClientset(), ServiceName: "x"}, "want namespace/name"},
+		{"service half", Config{Kube: &kube.Client{}, ServiceName: "x"}, "want namespace/name"},
 		{"echo scheme", Config{EchoURL: "ftp://x/y"}, "--public-ip-echo-url"},
 		{"stun no port", Config{STUNServer: "stun.example.net"}, "--public-ip-stun-server=\"stun.example.net\": want host:port"},
 		{"unknown order", Config{Static: []netip.Addr{v4}, Order: []string{"dns"}}, `unknown source "dns"`},

@@ -7,15 +7,15 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // NodeSource reads the ExternalIP addresses in a Node's status.addresses (--public-ip-from-node). On a
 // home lab the kubelet's --node-ip or a cloud controller sets them; one Get per refresh keeps it simple
 // and needs only "get" on that one Node.
 type NodeSource struct {
-	Client kubernetes.Interface
+	Client *kube.Client
 	Node   string
 }
 
@@ -24,7 +24,8 @@ func (s *NodeSource) Name() string { return "node/" + s.Node }
 
 // Lookup implements Source.
 func (s *NodeSource) Lookup(ctx context.Context) ([]netip.Addr, error) {
-	node, err := s.Client.CoreV1().Nodes().Get(ctx, s.Node, metav1.GetOptions{})
+	node := &corev1.Node{}
+	err := s.Client.Core.Get().Resource("nodes").Name(s.Node).Do(ctx).Into(node)
 	if err != nil {
 		return nil, fmt.Errorf("get node %s: %w", s.Node, err)
 	}
@@ -57,7 +58,7 @@ func (s *NodeSource) Lookup(ctx context.Context) ([]netip.Addr, error) {
 // ServiceSource reads the IPs in a Service's status.loadBalancer.ingress (--public-ip-from-service):
 // the address MetalLB, a cloud load balancer or a router integration gave the ingress controller.
 type ServiceSource struct {
-	Client    kubernetes.Interface
+	Client    *kube.Client
 	Namespace string
 	Service   string
 }
@@ -67,7 +68,8 @@ func (s *ServiceSource) Name() string { return "service/" + s.Namespace + "/" + 
 
 // Lookup implements Source.
 func (s *ServiceSource) Lookup(ctx context.Context) ([]netip.Addr, error) {
-	svc, err := s.Client.CoreV1().Services(s.Namespace).Get(ctx, s.Service, metav1.GetOptions{})
+	svc := &corev1.Service{}
+	err := s.Client.Core.Get().Namespace(s.Namespace).Resource("services").Name(s.Service).Do(ctx).Into(svc)
 	if err != nil {
 		return nil, fmt.Errorf("get service %s/%s: %w", s.Namespace, s.Service, err)
 	}

@@ -14,7 +14,8 @@ import (
 // One kube-apiserver serves all the Node and Service cases: starting it is the slow part.
 func TestKubeSources(t *testing.T) {
 	api := testbed.StartKubeAPIServer(t)
-	kube := api.Client(t)
+	kube := api.Client(t) // creates the objects
+	client := api.Kube(t) // what the sources read through
 
 	createNode(t, kube, "worker-1", corev1.NodeAddress{Type: corev1.NodeInternalIP, Address: "192.168.1.10"},
 		corev1.NodeAddress{Type: corev1.NodeExternalIP, Address: "203.0.113.10"},
@@ -24,27 +25,27 @@ func TestKubeSources(t *testing.T) {
 	createService(t, kube, "default", "elb", corev1.LoadBalancerIngress{Hostname: "abc.elb.example.com"})
 
 	t.Run("node ExternalIP", func(t *testing.T) {
-		got := lookupOK(t, &NodeSource{Client: kube, Node: "worker-1"})
+		got := lookupOK(t, &NodeSource{Client: client, Node: "worker-1"})
 		if addrsString(got) != "203.0.113.10,2001:db8::10" {
 			t.Fatalf("got %v", got)
 		}
-		wantLookupError(t, &NodeSource{Client: kube, Node: "worker-2"}, "node worker-2 has no ExternalIP in status.addresses (it has InternalIP 192.168.1.11)")
-		wantLookupError(t, &NodeSource{Client: kube, Node: "worker-9"}, `get node worker-9: nodes "worker-9" not found`)
+		wantLookupError(t, &NodeSource{Client: client, Node: "worker-2"}, "node worker-2 has no ExternalIP in status.addresses (it has InternalIP 192.168.1.11)")
+		wantLookupError(t, &NodeSource{Client: client, Node: "worker-9"}, `get node worker-9: nodes "worker-9" not found`)
 	})
 	t.Run("service load-balancer status", func(t *testing.T) {
-		got := lookupOK(t, &ServiceSource{Client: kube, Namespace: "ingress-nginx", Service: "ingress-nginx-controller"})
+		got := lookupOK(t, &ServiceSource{Client: client, Namespace: "ingress-nginx", Service: "ingress-nginx-controller"})
 		if addrsString(got) != "203.0.113.20" {
 			t.Fatalf("got %v", got)
 		}
-		wantLookupError(t, &ServiceSource{Client: kube, Namespace: "default", Service: "elb"}, "service default/elb has no IP in status.loadBalancer.ingress (only hostnames: abc.elb.example.com")
-		wantLookupError(t, &ServiceSource{Client: kube, Namespace: "default", Service: "nope"}, `services "nope" not found`)
+		wantLookupError(t, &ServiceSource{Client: client, Namespace: "default", Service: "elb"}, "service default/elb has no IP in status.loadBalancer.ingress (only hostnames: abc.elb.example.com")
+		wantLookupError(t, &ServiceSource{Client: client, Namespace: "default", Service: "nope"}, `services "nope" not found`)
 	})
 
 	// The node's ExternalIP changes (the router got a new WAN address and something updated the Node):
 	// the next refresh follows; when the node loses it, the Service is the fallback.
 	t.Run("discoverer follows the node, falls back to the service", func(t *testing.T) {
 		log, logs := newTestLogger()
-		d := mustNew(t, Config{Kube: kube, NodeName: "worker-1", ServiceNamespace: "ingress-nginx", ServiceName: "ingress-nginx-controller", Logger: log})
+		d := mustNew(t, Config{Kube: client, NodeName: "worker-1", ServiceNamespace: "ingress-nginx", ServiceName: "ingress-nginx-controller", Logger: log})
 		sub := subscribe(d)
 		a := mustRefresh(t, d)
 		if a.V4.String() != "203.0.113.10" || a.V6.String() != "2001:db8::10" || a.Source != "node/worker-1" {

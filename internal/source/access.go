@@ -9,7 +9,8 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // AccessError says why a resource a source reads cannot be read: the API server does not serve it
@@ -48,7 +49,7 @@ func groupOrCore(g string) string {
 // authenticated identity may create). Without it a missing permission shows up only as a cache that
 // never syncs. A review that cannot be made is not held against the resource: the informer's own
 // error handling still catches a refusal.
-func CheckAccess(ctx context.Context, kube kubernetes.Interface, namespace string, resources []Resource) []*AccessError {
+func CheckAccess(ctx context.Context, kube *kube.Client, namespace string, resources []Resource) []*AccessError {
 	return NewAccessChecker(kube).Check(ctx, namespace, resources)
 }
 
@@ -56,7 +57,7 @@ func CheckAccess(ctx context.Context, kube kubernetes.Interface, namespace strin
 // (five gateway-* kinds, service and istio) ask the API server once per start attempt round, which
 // matters at the default --kube-api-qps=5. Answers are kept for ttl; a retry after that asks again.
 type AccessChecker struct {
-	kube kubernetes.Interface
+	kube *kube.Client
 	ttl  time.Duration
 	now  func() time.Time
 
@@ -73,7 +74,7 @@ type cachedAnswer[T any] struct {
 
 // NewAccessChecker returns a checker whose answers are good for 2 seconds: long enough to serve every
 // kind of one start, short enough that a retry sees a CRD or role that appeared.
-func NewAccessChecker(kube kubernetes.Interface) *AccessChecker {
+func NewAccessChecker(kube *kube.Client) *AccessChecker {
 	return &AccessChecker{kube: kube, ttl: 2 * time.Second, now: time.Now,
 		discovery: map[string]cachedAnswer[*metav1.APIResourceList]{}, reviews: map[string]cachedAnswer[bool]{}}
 }
@@ -84,7 +85,7 @@ func (a *AccessChecker) resources(gv string) (*metav1.APIResourceList, error) {
 	if c, ok := a.discovery[gv]; ok && a.now().Sub(c.at) < a.ttl {
 		return c.value, c.err
 	}
-	list, err := a.kube.Discovery().ServerResourcesForGroupVersion(gv)
+	list, err := a.kube.ServerResourcesForGroupVersion(context.TODO(), gv)
 	a.discovery[gv] = cachedAnswer[*metav1.APIResourceList]{value: list, err: err, at: a.now()}
 	return list, err
 }
@@ -97,9 +98,10 @@ func (a *AccessChecker) allowed(ctx context.Context, attrs authorizationv1.Resou
 	if ok && a.now().Sub(c.at) < a.ttl {
 		return c.value, c.err
 	}
-	review, err := a.kube.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authorizationv1.SelfSubjectAccessReview{
+	review := &authorizationv1.SelfSubjectAccessReview{}
+	err := a.kube.Authorization.Post().Resource("selfsubjectaccessreviews").Body(&authorizationv1.SelfSubjectAccessReview{
 		Spec: authorizationv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &attrs},
-	}, metav1.CreateOptions{})
+	}).Do(ctx).Into(review)
 	allowed := err == nil && review.Status.Allowed
 	a.mu.Lock()
 	a.reviews[key] = cachedAnswer[bool]{value: allowed, err: err, at: a.now()}

@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
@@ -38,11 +38,11 @@ func TestAccessCheckerAsksOnce(t *testing.T) {
 	cfg.WrapTransport = func(rt http.RoundTripper) http.RoundTripper {
 		return countingTransport{next: rt, reviews: &reviews, discover: &discover}
 	}
-	kube, err := kubernetes.NewForConfig(cfg)
+	client, err := kube.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := NewAccessChecker(kube)
+	a := NewAccessChecker(client)
 	reads := []Resource{{Version: "v1", Resource: "services"}, {Version: "v1", Resource: "namespaces", ClusterScoped: true},
 		{Group: "networking.k8s.io", Version: "v1", Resource: "ingresses"}, {Group: "example.io", Version: "v1", Resource: "widgets", CRD: true}}
 	for range 5 {

@@ -43,7 +43,7 @@ func TestInformerCacheBytesPerObject(t *testing.T) {
 		{"Service", func(i int) any { return memService(i) }, func() any { return &corev1.Service{} }, nodePodTransform, namespaceIndex()},
 		{"Ingress", func(i int) any { return memIngress(i) }, func() any { return &networkingv1.Ingress{} }, func() cache.TransformFunc {
 			return defaultIngressTransform(t)
-		}, ingressInformer(newInformerFactory(nil, ""), "").GetIndexer().GetIndexers()},
+		}, ingressInformer(newInformerFactory(nil, "")).GetIndexer().GetIndexers()},
 		{"Pod", func(i int) any { return memPod(i) }, func() any { return &corev1.Pod{} }, nodePodTransform, namespaceIndex()},
 		{"Node", func(i int) any { return memNode(i) }, func() any { return &corev1.Node{} }, nodePodTransform, namespaceIndex()},
 	}

@@ -11,12 +11,11 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // DNSEndpointResource is external-dns's DNSEndpoint resource (config/crd holds its CRD).
@@ -50,29 +49,28 @@ const dnsEndpointKind = "crd"
 
 // NewDNSEndpoint returns a DNSEndpoint source backed by a dynamic informer. It fails at once, with the
 // fix, when the CRD is not installed, instead of waiting forever for a cache that cannot sync.
-func NewDNSEndpoint(ctx context.Context, disc discovery.DiscoveryInterface, client dynamic.Interface, cfg Config) (*DNSEndpointSource, error) {
+func NewDNSEndpoint(ctx context.Context, disc *kube.Client, client dynamic.Interface, cfg Config) (*DNSEndpointSource, error) {
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
 	}
 	gvr := DNSEndpointResource()
-	resources, err := disc.ServerResourcesForGroupVersion(gvr.GroupVersion().String())
+	resources, err := disc.ServerResourcesForGroupVersion(ctx, gvr.GroupVersion().String())
 	if err != nil || !servesResource(resources, gvr.Resource) {
 		return nil, fmt.Errorf("the API server does not serve %s (install the CRD: kubectl apply -f config/crd/dnsendpoints.externaldns.k8s.io.yaml): %v",
 			gvr.GroupResource(), err)
 	}
-	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, cfg.Namespace, nil)
-	inf := f.ForResource(gvr)
-	if err := inf.Informer().SetTransform(trimObject); err != nil {
+	inf := kube.DynamicInformer(client, gvr, cfg.Namespace)
+	if err := inf.SetTransform(trimObject); err != nil {
 		return nil, err
 	}
-	s := &DNSEndpointSource{c: c, lister: inf.Lister()}
+	s := &DNSEndpointSource{c: c, lister: cache.NewGenericLister(inf.GetIndexer(), gvr.GroupResource())}
 	s.handlers.nameObjects("dnsendpoints", dnsEndpointKind)
-	if err := s.handlers.watch("dnsendpoints", inf.Informer()); err != nil {
+	if err := s.handlers.watch("dnsendpoints", inf); err != nil {
 		return nil, err
 	}
-	f.Start(ctx.Done())
-	if !cache.WaitForCacheSync(ctx.Done(), inf.Informer().HasSynced) {
+	go inf.Run(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), inf.HasSynced) {
 		return nil, fmt.Errorf("cache of dnsendpoints did not sync before the context ended (check RBAC list/watch): %w", context.Cause(ctx))
 	}
 	return s, nil

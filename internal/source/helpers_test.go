@@ -13,11 +13,11 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/rest"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // run builds in-memory indexers from objs and returns what the service and ingress sources produce,
@@ -178,8 +178,8 @@ func ingLB(ipOrHost string) networkingv1.IngressLoadBalancerIngress {
 	return networkingv1.IngressLoadBalancerIngress{IP: ipOrHost}
 }
 
-func kubernetesForConfig(cfg *rest.Config) (kubernetes.Interface, error) {
-	return kubernetes.NewForConfig(cfg)
+func kubeForConfig(cfg *rest.Config) (*kube.Client, error) {
+	return kube.NewForConfig(cfg)
 }
 
 // awaitNamed waits up to 30 s for an event naming want, skipping events naming other objects; an

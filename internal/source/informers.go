@@ -11,16 +11,16 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // NewService returns a Service source backed by shared informers (resync 0, scoped to cfg.Namespace).
 // The informers run until ctx is cancelled; the constructor waits for their caches, and fails if ctx
 // ends first. Node, pod and EndpointSlice informers start only when a service type in
 // cfg.ServiceTypeFilter needs them.
-func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*ServiceSource, error) {
+func NewService(ctx context.Context, client *kube.Client, cfg Config) (*ServiceSource, error) {
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
@@ -29,33 +29,32 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	// nothing in the cache, and its event plans nothing.
 	f := nodePodInformerFactory(client, cfg.Namespace)
 	s := &ServiceSource{c: c, live: true}
-	svcInf := f.Core().V1().Services()
-	s.services = svcInf.Lister()
-	if err := svcInf.Informer().AddIndexers(cache.Indexers{serviceTypeIndex: serviceType}); err != nil {
+	svcInf := f.Services()
+	s.services = f.ServiceLister()
+	if err := svcInf.AddIndexers(cache.Indexers{serviceTypeIndex: serviceType}); err != nil {
 		return nil, fmt.Errorf("service index: %w", err)
 	}
-	s.byType = svcInf.Informer().GetIndexer()
-	watched := map[string]cache.SharedIndexInformer{"services": svcInf.Informer()}
+	s.byType = svcInf.GetIndexer()
+	watched := map[string]cache.SharedIndexInformer{"services": svcInf}
 
 	needNodes, needPods, needSlices := c.serviceInformersNeeded()
 	if needNodes {
-		inf := f.Core().V1().Nodes()
-		s.state.nodes = inf.Lister()
-		watched["nodes"] = inf.Informer()
+		s.state.nodes = f.NodeLister()
+		watched["nodes"] = f.Nodes()
 	}
 	if needPods {
-		inf := f.Core().V1().Pods()
-		if err := inf.Informer().AddIndexers(cache.Indexers{podNodeIndex: podNodeName}); err != nil {
+		inf := f.Pods()
+		if err := inf.AddIndexers(cache.Indexers{podNodeIndex: podNodeName}); err != nil {
 			return nil, fmt.Errorf("pod index: %w", err)
 		}
-		s.state.pods = inf.Lister()
-		s.podsByNode = inf.Informer().GetIndexer()
-		watched["pods"] = inf.Informer()
+		s.state.pods = f.PodLister()
+		s.podsByNode = inf.GetIndexer()
+		watched["pods"] = inf
 	}
 	if needSlices && slices.Contains(cfg.SkipResources, endpointSlicesResource) {
 		s.slicesSkipped = true
 	} else if needSlices {
-		inf := f.Discovery().V1().EndpointSlices().Informer()
+		inf := f.EndpointSlices()
 		idx := endpointSliceIndexers()
 		delete(idx, cache.NamespaceIndex) // the factory's informer already has it
 		idx[endpointSlicePodIndex] = endpointSlicePods
@@ -75,13 +74,13 @@ func NewService(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 }
 
 // NewIngress returns an Ingress source backed by a shared informer, like NewService.
-func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*IngressSource, error) {
+func NewIngress(ctx context.Context, client *kube.Client, cfg Config) (*IngressSource, error) {
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
 	}
 	f := newInformerFactoryWith(client, cfg.Namespace, ingressTransform(c))
-	inf := ingressInformer(f, cfg.Namespace)
+	inf := ingressInformer(f)
 	s := &IngressSource{c: c, ingresses: storeIngresses{inf.GetIndexer()}, live: true}
 	s.handlers.nameObjects("ingresses", ingressKind)
 	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"ingresses": inf}, &s.handlers); err != nil {
@@ -90,14 +89,13 @@ func NewIngress(ctx context.Context, client kubernetes.Interface, cfg Config) (*
 	return s, nil
 }
 
-func newInformerFactory(client kubernetes.Interface, namespace string) informers.SharedInformerFactory {
+func newInformerFactory(client *kube.Client, namespace string) *kube.Factory {
 	return newInformerFactoryWith(client, namespace, informerTransform())
 }
 
 // newInformerFactoryWith is newInformerFactory with the transform given.
-func newInformerFactoryWith(client kubernetes.Interface, namespace string, transform cache.TransformFunc) informers.SharedInformerFactory {
-	return informers.NewSharedInformerFactoryWithOptions(client, 0,
-		informers.WithNamespace(namespace), informers.WithTransform(transform))
+func newInformerFactoryWith(client *kube.Client, namespace string, transform cache.TransformFunc) *kube.Factory {
+	return kube.NewFactory(client, namespace, transform)
 }
 
 // informerTransform is the transform of a factory's informers: trimObject, then the strings its
@@ -106,7 +104,7 @@ func informerTransform() cache.TransformFunc { return newStringTable().transform
 
 // startAndSync hooks the event handlers, starts the informers and waits for their caches. On failure
 // it names the kinds that did not sync: usually missing RBAC.
-func startAndSync(ctx context.Context, f informers.SharedInformerFactory, watched map[string]cache.SharedIndexInformer, h *eventHandlers) error {
+func startAndSync(ctx context.Context, f *kube.Factory, watched map[string]cache.SharedIndexInformer, h *eventHandlers) error {
 	return startAndSyncAll(ctx, watched, h, f.Start)
 }
 

@@ -322,7 +322,7 @@ func TestCompactIngressBytes(t *testing.T) {
 		t.Skip("fills caches with thousands of objects")
 	}
 	const n = 2000
-	indexers := ingressInformer(newInformerFactory(nil, ""), "").GetIndexer().GetIndexers()
+	indexers := ingressInformer(newInformerFactory(nil, "")).GetIndexer().GetIndexers()
 	fill := func(transform cache.TransformFunc) float64 {
 		return heapPerObjectIndexed(t, n, indexers, func(idx cache.Indexer, i int) {
 			raw, err := json.Marshal(memIngress(i))

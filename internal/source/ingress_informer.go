@@ -1,23 +1,18 @@
 package source
 
 import (
-	"time"
-
 	networkingv1 "k8s.io/api/networking/v1"
-	"k8s.io/client-go/informers"
-	networkinginformers "k8s.io/client-go/informers/networking/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
-// ingressInformer is f's Ingress informer without the namespace index the factory's own has: the
+// ingressInformer is f's Ingress informer without the namespace index the factory's others have: the
 // Ingress source lists every Ingress and gets one by its key, never lists one namespace, so the index
 // was memory held for nothing (a set entry per Ingress, about 40 bytes; issue 15). The store, its key
 // and the factory's transform are the factory's own. TestIngressSourceReadsNoIndex.
-func ingressInformer(f informers.SharedInformerFactory, namespace string) cache.SharedIndexInformer {
-	return f.InformerFor(&networkingv1.Ingress{}, func(client kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
-		return networkinginformers.NewFilteredIngressInformer(client, namespace, resync, cache.Indexers{}, nil)
-	})
+func ingressInformer(f *kube.Factory) cache.SharedIndexInformer {
+	return f.ResourceWith(kube.Networking, "ingresses", &networkingv1.Ingress{}, cache.Indexers{})
 }
 
 // ingressTransform is the Ingress informer's transform: the factory's (trimObject, shared strings),
@@ -53,7 +48,7 @@ func IngressInformerStore(cfg Config) (cache.Indexer, cache.TransformFunc, error
 		return nil, nil, err
 	}
 	transform := ingressTransform(c)
-	return ingressInformer(newInformerFactoryWith(nil, "", transform), "").GetIndexer(), transform, nil
+	return ingressInformer(newInformerFactoryWith(nil, "", transform)).GetIndexer(), transform, nil
 }
 
 // templatedIngressTransform is the Ingress informer's transform with --fqdn-template: managed fields

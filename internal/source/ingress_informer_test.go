@@ -43,7 +43,7 @@ func (s indexRefusingStore) ListIndexFuncValues(name string) []string {
 // none: every Ingress, one by its key (an event's), and one for an Event all come from a store whose
 // index lookups fail the test, in more than one namespace.
 func TestIngressSourceReadsNoIndex(t *testing.T) {
-	if got := ingressInformer(newInformerFactory(nil, ""), "").GetIndexer().GetIndexers(); len(got) != 0 {
+	if got := ingressInformer(newInformerFactory(nil, "")).GetIndexer().GetIndexers(); len(got) != 0 {
 		t.Errorf("the Ingress informer keeps indexes %v", slices.Collect(maps.Keys(got)))
 	}
 	c, err := compile(DefaultConfig())
@@ -110,7 +110,7 @@ func TestIngressStoreWithoutNamespaceIndexBytes(t *testing.T) {
 		})
 	}
 	with := fill(cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	without := fill(ingressInformer(newInformerFactory(nil, ""), "").GetIndexer().GetIndexers())
+	without := fill(ingressInformer(newInformerFactory(nil, "")).GetIndexer().GetIndexers())
 	t.Logf("cached Ingress: %.0f B with the namespace index, %.0f B as the Ingress informer keeps it", with, without)
 	if without > with-20 {
 		t.Errorf("%.0f bytes per cached Ingress without the index, %.0f with it: less than 20 saved", without, with)

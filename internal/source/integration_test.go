@@ -22,7 +22,8 @@ func TestInformerSourcesAgainstAPIServer(t *testing.T) {
 		t.Skip("starts kube-apiserver")
 	}
 	api := testbed.StartKubeAPIServer(t)
-	client := api.Client(t)
+	client := api.Client(t) // creates the objects
+	kc := api.Kube(t)       // what the sources read through
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 
@@ -68,11 +69,11 @@ func TestInformerSourcesAgainstAPIServer(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	services, err := NewService(ctx, client, DefaultConfig())
+	services, err := NewService(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ingresses, err := NewIngress(ctx, client, DefaultConfig())
+	ingresses, err := NewIngress(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestNewServiceGivesUpWithContext(t *testing.T) {
 	api := testbed.StartKubeAPIServer(t)
 	cfg := *api.Config
 	cfg.BearerToken = "not-a-valid-token" // every list fails with 401
-	client, err := kubernetesForConfig(&cfg)
+	client, err := kubeForConfig(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // Custom resources read through the dynamic client (traefik, contour, openshift): no client module of
@@ -23,11 +24,11 @@ func WatchDynamic(ctx context.Context, client dynamic.Interface, namespace strin
 	if client == nil {
 		return nil, fmt.Errorf("no Kubernetes API client")
 	}
-	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, 0, namespace, nil)
+	f := kube.NewDynamicFactory(client, namespace)
 	watched := make(map[string]cache.SharedIndexInformer, len(gvrs))
 	out := make([]cache.Indexer, len(gvrs))
 	for i, gvr := range gvrs {
-		inf := f.ForResource(gvr).Informer()
+		inf := f.ForResource(gvr)
 		if err := inf.SetTransform(TrimObject); err != nil {
 			return nil, err
 		}

@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // Kind is one value of --source: its name, what it reads (the RBAC rules it needs, checked before it
@@ -59,7 +60,7 @@ func (r Resource) String() string {
 
 // Env is what a kind's constructor gets.
 type Env struct {
-	Kube    kubernetes.Interface
+	Kube    *kube.Client
 	Dynamic dynamic.Interface
 	// REST is the client configuration, for kinds with their own typed clientset (Gateway API).
 	REST   *rest.Config
@@ -117,7 +118,7 @@ func DNSEndpointKind() Kind {
 			return []Resource{{Group: gvr.Group, Version: gvr.Version, Resource: gvr.Resource}}
 		},
 		New: func(ctx context.Context, env Env) (Source, error) {
-			return NewDNSEndpoint(ctx, env.Kube.Discovery(), env.Dynamic, env.Config)
+			return NewDNSEndpoint(ctx, env.Kube, env.Dynamic, env.Config)
 		},
 	}
 }

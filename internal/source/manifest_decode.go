@@ -17,11 +17,12 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // manifestObjects are the decoded objects of a manifest, in the same indexers informers use.
@@ -31,6 +32,10 @@ type manifestObjects struct {
 	namespace                                string // --namespace: objects elsewhere are left out
 	// others are the objects of kinds the core kinds do not read, for the static kinds.
 	others []manifestOther
+	// decoder knows the kinds of kube.NewScheme: core/v1, networking/v1, discovery/v1 hold every kind
+	// the core kinds read; any other kind is not registered and is kept for the static kinds (which
+	// read it as unstructured) or becomes a problem naming the object and its kind.
+	decoder runtime.Decoder
 }
 
 func newManifestObjects(namespace string) *manifestObjects {
@@ -42,6 +47,7 @@ func newManifestObjects(namespace string) *manifestObjects {
 		pods:      cache.NewIndexer(cache.MetaNamespaceKeyFunc, nsIndex),
 		slices:    cache.NewIndexer(cache.MetaNamespaceKeyFunc, endpointSliceIndexers()),
 		namespace: namespace,
+		decoder:   serializer.NewCodecFactory(kube.NewScheme()).UniversalDeserializer(),
 	}
 }
 
@@ -105,7 +111,7 @@ func (m *manifestObjects) readFile(file string) error {
 
 // decode adds one JSON object (or list of objects) to the indexers.
 func (m *manifestObjects) decode(js []byte, where string) {
-	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(js, nil, nil)
+	obj, _, err := m.decoder.Decode(js, nil, nil)
 	if err != nil {
 		ref, typ := peekObject(js)
 		if runtime.IsNotRegisteredError(err) {

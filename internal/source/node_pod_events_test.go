@@ -21,16 +21,17 @@ func TestNodeAndPodEventsNameTheirObjects(t *testing.T) {
 		t.Skip("starts kube-apiserver")
 	}
 	api := testbed.StartKubeAPIServer(t)
-	client := api.Client(t)
+	client := api.Client(t) // creates the objects
+	kc := api.Kube(t)       // what the sources read through
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cfg := DefaultConfig()
 	cfg.FQDNTemplate = "{{.Name}}.nodes.example.com, all.nodes.example.com"
-	nodes, err := NewNode(ctx, client, cfg)
+	nodes, err := NewNode(ctx, kc, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pods, err := NewPod(ctx, client, DefaultConfig())
+	pods, err := NewPod(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

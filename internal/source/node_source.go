@@ -9,12 +9,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // NodeKind is --source=node.
@@ -48,17 +47,16 @@ const nodeResourceKind = "node"
 
 // NewNode returns the node source, backed by a Node informer. Nodes are cluster-scoped: --namespace
 // does not apply to them (as in external-dns).
-func NewNode(ctx context.Context, client kubernetes.Interface, cfg Config) (*NodeSource, error) {
+func NewNode(ctx context.Context, client *kube.Client, cfg Config) (*NodeSource, error) {
 	cfg.Namespace = ""
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
 	}
 	f := nodePodInformerFactory(client, "")
-	inf := f.Core().V1().Nodes()
-	s := &NodeSource{c: c, nodes: inf.Lister()}
+	s := &NodeSource{c: c, nodes: f.NodeLister()}
 	s.handlers.nameObjects("nodes", nodeResourceKind)
-	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"nodes": inf.Informer()}, &s.handlers); err != nil {
+	if err := startAndSync(ctx, f, map[string]cache.SharedIndexInformer{"nodes": f.Nodes()}, &s.handlers); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -67,9 +65,8 @@ func NewNode(ctx context.Context, client kubernetes.Interface, cfg Config) (*Nod
 // nodePodInformerFactory is newInformerFactory with nodes cut down to what the node and pod sources
 // read (metadata, spec.unschedulable, status.addresses): conditions, images and node info are the
 // bulk of a Node.
-func nodePodInformerFactory(client kubernetes.Interface, namespace string) informers.SharedInformerFactory {
-	return informers.NewSharedInformerFactoryWithOptions(client, 0,
-		informers.WithNamespace(namespace), informers.WithTransform(nodePodTransform()))
+func nodePodInformerFactory(client *kube.Client, namespace string) *kube.Factory {
+	return kube.NewFactory(client, namespace, nodePodTransform())
 }
 
 // nodePodTransform is informerTransform with nodes cut down first (slimNode).

@@ -42,7 +42,8 @@ func TestNodeSourceAgainstAPIServer(t *testing.T) {
 		t.Skip("starts kube-apiserver")
 	}
 	api := testbed.StartKubeAPIServer(t)
-	client := api.Client(t)
+	client := api.Client(t) // creates the objects
+	kc := api.Kube(t)       // what the sources read through
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	a := func(k, v string) map[string]string { return map[string]string{alpha + k: v} }
@@ -101,7 +102,7 @@ func TestNodeSourceAgainstAPIServer(t *testing.T) {
 			"n1.example.com.t.example.org AAAA 2001:db8::1 res=node/n1.example.com"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := NewNode(ctx, client, tc.cfg)
+			s, err := NewNode(ctx, kc, tc.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +126,7 @@ func TestNodeSourceAgainstAPIServer(t *testing.T) {
 
 	// Events: a change of a node reaches the handlers, and the next pass sees it; the cache holds
 	// trimmed nodes.
-	s, err := NewNode(ctx, client, DefaultConfig())
+	s, err := NewNode(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestNodeSourceAgainstAPIServer(t *testing.T) {
 	if c := obj.(*corev1.Node).Status.Conditions; len(c) != 0 {
 		t.Errorf("cached node keeps its conditions: %v", c)
 	}
-	if _, err := NewNode(ctx, client, cfg(func(c *Config) { c.LabelFilter = "a in (" })); err == nil {
+	if _, err := NewNode(ctx, kc, cfg(func(c *Config) { c.LabelFilter = "a in (" })); err == nil {
 		t.Error("a bad --label-filter was accepted")
 	}
 }

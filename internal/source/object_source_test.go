@@ -22,14 +22,15 @@ func TestIngressEventsNameTheirObject(t *testing.T) {
 		t.Skip("starts kube-apiserver")
 	}
 	api := testbed.StartKubeAPIServer(t)
-	client := api.Client(t)
+	client := api.Client(t) // creates the objects
+	kc := api.Kube(t)       // what the sources read through
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	ings, err := NewIngress(ctx, client, DefaultConfig())
+	ings, err := NewIngress(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	svcs, err := NewService(ctx, client, DefaultConfig())
+	svcs, err := NewService(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // PodKind is --source=pod.
@@ -52,7 +52,7 @@ const podNodeIndex = "node"
 
 // NewPod returns the pod source, backed by a Pod informer (scoped to --namespace) and a Node
 // informer (cluster-wide: the hostname annotation publishes the node's addresses).
-func NewPod(ctx context.Context, client kubernetes.Interface, cfg Config) (*PodSource, error) {
+func NewPod(ctx context.Context, client *kube.Client, cfg Config) (*PodSource, error) {
 	c, err := compile(cfg)
 	if err != nil {
 		return nil, err
@@ -64,12 +64,12 @@ func NewPod(ctx context.Context, client kubernetes.Interface, cfg Config) (*PodS
 	}
 	pf := nodePodInformerFactory(client, cfg.Namespace)
 	nf := nodePodInformerFactory(client, "")
-	podInf, nodeInf := pf.Core().V1().Pods(), nf.Core().V1().Nodes()
-	if err := podInf.Informer().AddIndexers(cache.Indexers{podNodeIndex: podNodeName}); err != nil {
+	podInf, nodeInf := pf.Pods(), nf.Nodes()
+	if err := podInf.AddIndexers(cache.Indexers{podNodeIndex: podNodeName}); err != nil {
 		return nil, fmt.Errorf("pod index: %w", err)
 	}
-	s := &PodSource{c: c, pods: podInf.Lister(), nodes: nodeInf.Lister(), byNode: podInf.Informer().GetIndexer()}
-	watched := map[string]cache.SharedIndexInformer{"pods": podInf.Informer(), "nodes": nodeInf.Informer()}
+	s := &PodSource{c: c, pods: pf.PodLister(), nodes: nf.NodeLister(), byNode: podInf.GetIndexer()}
+	watched := map[string]cache.SharedIndexInformer{"pods": podInf, "nodes": nodeInf}
 	// A pod's events name it; a node's name the pods on it (the hostname annotation publishes the
 	// node's addresses).
 	s.handlers.nameObjects("pods", podResourceKind)

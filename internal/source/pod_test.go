@@ -51,7 +51,8 @@ func TestPodSourceAgainstAPIServer(t *testing.T) {
 		t.Skip("starts kube-apiserver")
 	}
 	api := testbed.StartKubeAPIServer(t)
-	client := api.Client(t)
+	client := api.Client(t) // creates the objects
+	kc := api.Kube(t)       // what the sources read through
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	if _, err := client.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "other"}}, metav1.CreateOptions{}); err != nil {
@@ -134,7 +135,7 @@ func TestPodSourceAgainstAPIServer(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := NewPod(ctx, client, tc.cfg)
+			s, err := NewPod(ctx, kc, tc.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -159,12 +160,12 @@ func TestPodSourceAgainstAPIServer(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewPod(ctx, client, cfg(func(c *Config) { c.PodSourceDomain = "bad_domain..example" })); err == nil {
+	if _, err := NewPod(ctx, kc, cfg(func(c *Config) { c.PodSourceDomain = "bad_domain..example" })); err == nil {
 		t.Error("a bad --pod-source-domain was accepted")
 	}
 
 	// A node's new address reaches the pods on it: the source watches nodes too.
-	s, err := NewPod(ctx, client, DefaultConfig())
+	s, err := NewPod(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

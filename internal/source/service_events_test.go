@@ -25,10 +25,11 @@ func TestServiceEventsNameTheirServices(t *testing.T) {
 		t.Skip("starts kube-apiserver")
 	}
 	api := testbed.StartKubeAPIServer(t)
-	client := api.Client(t)
+	client := api.Client(t) // creates the objects
+	kc := api.Kube(t)       // what the sources read through
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	src, err := NewService(ctx, client, DefaultConfig())
+	src, err := NewService(ctx, kc, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

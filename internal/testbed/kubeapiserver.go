@@ -18,6 +18,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // KubeAPIServer is a kube-apiserver on loopback, backed by its own etcd. No controllers run: a test
@@ -111,6 +113,17 @@ func StartKubeAPIServer(t testing.TB) *KubeAPIServer {
 func (k *KubeAPIServer) Client(t testing.TB) kubernetes.Interface {
 	t.Helper()
 	c, err := kubernetes.NewForConfig(k.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Kube returns zonekeeper's own client (internal/kube) for the admin identity: what sources and
+// the public address lookups take.
+func (k *KubeAPIServer) Kube(t testing.TB) *kube.Client {
+	t.Helper()
+	c, err := kube.NewForConfig(k.Config)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,11 +102,11 @@ func startAWSWith(t *testing.T, e *env, srv *route53emu.Server, tcfg txt.Config,
 	ctx, cancel := context.WithCancel(context.Background())
 	st := &awsStack{srv: srv, logs: &testbed.LogBuffer{}, rejected: &rejections{}, done: make(chan error, 1)}
 	log := slog.New(slog.NewTextHandler(st.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	svc, err := source.NewService(ctx, e.client, source.Config{})
+	svc, err := source.NewService(ctx, e.kube.Kube(t), source.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ing, err := source.NewIngress(ctx, e.client, source.Config{})
+	ing, err := source.NewIngress(ctx, e.kube.Kube(t), source.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kubeinformers "k8s.io/client-go/informers"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
@@ -81,13 +80,12 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 		return nil, fmt.Errorf("ambassador-host needs the Kubernetes API")
 	}
 	f := &serviceFinder{namespace: env.Config.Namespace, kube: env.Kube}
-	kube := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0,
-		kubeinformers.WithNamespace(env.Config.Namespace), kubeinformers.WithTransform(source.TrimObject))
-	inf := kube.Core().V1().Services().Informer()
+	kf := kube.NewFactory(env.Kube, env.Config.Namespace, source.TrimObject)
+	inf := kf.Services()
 	f.index = inf.GetIndexer()
 	readers := &serviceReaders{}
 	f.handlers.DependentsOf("services", readers.dependents)
-	if err := source.StartAndSync(ctx, map[string]cache.SharedIndexInformer{"services": inf}, &f.handlers, kube.Start); err != nil {
+	if err := source.StartAndSync(ctx, map[string]cache.SharedIndexInformer{"services": inf}, &f.handlers, kf.Start); err != nil {
 		return nil, err
 	}
 	crd, err := source.NewCRDSource(ctx, env, crdKinds(f))
@@ -187,7 +185,7 @@ func serviceTargets(o *source.Object, svc *corev1.Service) source.Targets {
 type serviceFinder struct {
 	namespace string
 	index     cache.Indexer
-	kube      kubernetes.Interface
+	kube      *kube.Client
 	handlers  source.Handlers
 
 	mu sync.Mutex
@@ -235,7 +233,8 @@ func (f *serviceFinder) get(namespace, name string) (*corev1.Service, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), lookupTimeout)
 	defer cancel()
-	svc, err := f.kube.CoreV1().Services(namespace).Get(ctx, name, metav1.GetOptions{})
+	svc := &corev1.Service{}
+	err := f.kube.Core.Get().Namespace(namespace).Resource("services").Name(name).Do(ctx).Into(svc)
 	switch {
 	case apierrors.IsNotFound(err):
 		err = fmt.Errorf("Service %s/%s not found", namespace, name)

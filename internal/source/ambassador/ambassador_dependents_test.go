@@ -19,7 +19,7 @@ import (
 // Service or a malformed one — and those Hosts' ObjectEndpoints give what Endpoints publishes there.
 // With --namespace, a Service there still names its Hosts; one outside is read by GET, as before.
 func TestServiceEventsNameTheHostsThatReadThem(t *testing.T) {
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallAmbassador,
+	api, kube, dyn := sourcetest.StartClusterServer(t, testbed.InstallAmbassador,
 		service("ambassador", "edge", nil, "ip:192.0.2.1"),
 		service("ambassador", "unused", nil, "ip:192.0.2.2"),
 		service("default", "lb", nil, "hostname:lb.example.net"),
@@ -36,7 +36,7 @@ func TestServiceEventsNameTheHostsThatReadThem(t *testing.T) {
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	env := source.Env{Kube: kube, Dynamic: dyn}
+	env := source.Env{Kube: api.Kube(t), Dynamic: dyn}
 	build := func(cfg source.Config) *Source {
 		t.Helper()
 		env.Config = cfg

@@ -64,7 +64,7 @@ const v2, v3 = "getambassador.io/v2", "getambassador.io/v3alpha1"
 // three forms, Services' external IPs and load balancer addresses, the target annotation, metadata
 // annotations, a Host written as v3alpha1, --namespace with a Service outside it, and bad input.
 func TestHosts(t *testing.T) {
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallAmbassador,
+	api, _, dyn := sourcetest.StartClusterServer(t, testbed.InstallAmbassador,
 		service("ambassador", "edge", nil, "ip:192.0.2.1", "ip:2001:db8::1"),
 		service("default", "lb", nil, "hostname:lb.example.net"),
 		service("team-a", "fixed", []string{"198.51.100.7"}, "ip:192.0.2.9"),
@@ -82,7 +82,7 @@ func TestHosts(t *testing.T) {
 		host(v2, "team-a", "hostann", "hostann.example.com", "ambassador/edge", "hostname", "ignored.example.com", "ttl", "soon"),
 		host(v3, "team-a", "newer", "newer.example.com", "ambassador/edge"),
 	)
-	env := source.Env{Kube: kube, Dynamic: dyn}
+	env := source.Env{Kube: api.Kube(t), Dynamic: dyn}
 	all := []string{
 		"bare.example.com CNAME lb.example.net host/default/bare",
 		"dotted.example.com A 192.0.2.1 host/default/dotted",
@@ -154,10 +154,10 @@ func TestHosts(t *testing.T) {
 // A change of the Service a Host names reaches the Host's records: the source's handlers fire and the
 // next pass has the new address.
 func TestServiceChangeMovesTheHost(t *testing.T) {
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallAmbassador,
+	api, kube, dyn := sourcetest.StartClusterServer(t, testbed.InstallAmbassador,
 		service("ambassador", "edge", nil, "ip:192.0.2.1"),
 		host(v2, "default", "web", "web.example.com", "ambassador/edge"))
-	src, got, _ := sourcetest.Endpoints(t, Kind(), source.Env{Kube: kube, Dynamic: dyn}, source.Config{})
+	src, got, _ := sourcetest.Endpoints(t, Kind(), source.Env{Kube: api.Kube(t), Dynamic: dyn}, source.Config{})
 	if !reflect.DeepEqual(got, []string{"web.example.com A 192.0.2.1 host/default/web"}) {
 		t.Fatalf("before: %v", got)
 	}

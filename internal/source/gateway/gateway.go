@@ -19,14 +19,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/dynamic/dynamicinformer"
-	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-	gwclient "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned"
-	gwinformers "sigs.k8s.io/gateway-api/pkg/client/informers/externalversions"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
@@ -53,7 +50,7 @@ type adapter struct {
 	// protocol is the listener protocol the kind attaches to (HTTPS counts as HTTP, and a TCP route
 	// also attaches to TLS listeners).
 	protocol gwv1.ProtocolType
-	informer func(gwinformers.SharedInformerFactory) cache.SharedIndexInformer
+	informer func(*gwFactory) cache.SharedIndexInformer
 	// view reads one cached object; ok is false for an object of another type.
 	view func(obj any) (r route, ok bool)
 	// typed returns a copy of a cached route with its TypeMeta set, for --fqdn-template.
@@ -101,24 +98,20 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 	if env.REST == nil {
 		return nil, fmt.Errorf("--source=gateway-%s needs the Kubernetes API", a.label())
 	}
-	client, err := gwclient.NewForConfig(env.REST)
+	clients, err := newGatewayClients(env.REST)
 	if err != nil {
 		return nil, fmt.Errorf("gateway API client: %w", err)
 	}
-	newFactory := func(namespace string) gwinformers.SharedInformerFactory {
-		return gwinformers.NewSharedInformerFactoryWithOptions(client, 0,
-			gwinformers.WithNamespace(namespace), gwinformers.WithTransform(source.TrimObject))
-	}
-	gwFactory := newFactory(cfg.GatewayNamespace)
+	gwFactory := newGWFactory(clients, cfg.GatewayNamespace)
 	rtFactory := gwFactory
 	if cfg.Namespace != cfg.GatewayNamespace {
-		rtFactory = newFactory(cfg.Namespace)
+		rtFactory = newGWFactory(clients, cfg.Namespace)
 	}
-	kubeFactory := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0, kubeinformers.WithTransform(source.TrimObject))
+	kubeFactory := kube.NewFactory(env.Kube, "", source.TrimObject)
 
-	gwInf := gwFactory.Gateway().V1().Gateways().Informer()
+	gwInf := gwFactory.inf(false, "gateways", &gwv1.Gateway{})
 	rtInf := a.informer(rtFactory)
-	nsInf := kubeFactory.Core().V1().Namespaces().Informer()
+	nsInf := kubeFactory.Namespaces()
 	s.gateways, s.routes, s.nss = gwInf.GetIndexer(), rtInf.GetIndexer(), nsInf.GetIndexer()
 	watched := map[string]cache.SharedIndexInformer{
 		"gateways." + group:      gwInf,
@@ -139,8 +132,8 @@ func newSource(ctx context.Context, env source.Env, a adapter) (*Source, error) 
 	}
 	if cfg.GatewayListenerSets {
 		// In every namespace, whatever --gateway-namespace says: it selects Gateways, not ListenerSets.
-		f := dynamicinformer.NewDynamicSharedInformerFactory(env.Dynamic, 0)
-		inf := f.ForResource(listenerSetResource).Informer()
+		f := kube.NewDynamicFactory(env.Dynamic, "")
+		inf := f.ForResource(listenerSetResource)
 		if err := inf.SetTransform(source.TrimObject); err != nil {
 			return nil, err
 		}

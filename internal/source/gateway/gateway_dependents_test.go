@@ -42,7 +42,7 @@ func TestGatewayEventsNameTheRoutesThatReadThem(t *testing.T) {
 	if err := c.clients.CreateListenerSets(ctx, sets); err != nil {
 		t.Fatal(err)
 	}
-	src, err := HTTPRouteKind().New(ctx, source.Env{Kube: c.clients.Kube, REST: c.api.Config, Dynamic: c.clients.Dynamic,
+	src, err := HTTPRouteKind().New(ctx, source.Env{Kube: c.api.Kube(t), REST: c.api.Config, Dynamic: c.clients.Dynamic,
 		Config: source.Config{GatewayListenerSets: true}})
 	if err != nil {
 		t.Fatal(err)

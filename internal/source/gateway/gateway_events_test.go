@@ -27,7 +27,7 @@ func TestGatewayRouteEventsNameTheirRoute(t *testing.T) {
 			http("a", "r2", []string{"shared.example.com"}, acc("gw"))}); err != nil {
 		t.Fatal(err)
 	}
-	src, err := HTTPRouteKind().New(ctx, source.Env{Kube: c.clients.Kube, REST: c.api.Config, Config: source.Config{}})
+	src, err := HTTPRouteKind().New(ctx, source.Env{Kube: c.api.Kube(t), REST: c.api.Config, Config: source.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func (c *cluster) run(t *testing.T, k source.Kind, cfg source.Config, nss []gt.N
 			t.Fatal(err)
 		}
 	}()
-	src, err := k.New(ctx, source.Env{Kube: c.clients.Kube, Dynamic: c.clients.Dynamic, REST: c.api.Config, Config: cfg})
+	src, err := k.New(ctx, source.Env{Kube: c.api.Kube(t), Dynamic: c.clients.Dynamic, REST: c.api.Config, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +408,7 @@ func TestGatewayEventsAndLookup(t *testing.T) {
 		[]gt.Route{http("a", "r", []string{"one.example.com"}, acc("gw"))}); err != nil {
 		t.Fatal(err)
 	}
-	src, err := HTTPRouteKind().New(ctx, source.Env{Kube: c.clients.Kube, REST: c.api.Config, Config: source.Config{}})
+	src, err := HTTPRouteKind().New(ctx, source.Env{Kube: c.api.Kube(t), REST: c.api.Config, Config: source.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}

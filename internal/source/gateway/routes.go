@@ -9,7 +9,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/gateway-api/apis/v1alpha2"
-	gwinformers "sigs.k8s.io/gateway-api/pkg/client/informers/externalversions"
 
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
@@ -35,36 +34,36 @@ func UDPRouteKind() source.Kind { return kind(udpRoute) }
 
 var (
 	httpRoute = adapt(gvk("v1", "HTTPRoute"), "httproutes", gwv1.HTTPProtocolType,
-		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Gateway().V1().HTTPRoutes().Informer()
+		func(f *gwFactory) cache.SharedIndexInformer {
+			return f.inf(false, "httproutes", &gwv1.HTTPRoute{})
 		},
 		func(rt *gwv1.HTTPRoute) parts {
 			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
 		})
 	grpcRoute = adapt(gvk("v1", "GRPCRoute"), "grpcroutes", gwv1.HTTPSProtocolType,
-		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Gateway().V1().GRPCRoutes().Informer()
+		func(f *gwFactory) cache.SharedIndexInformer {
+			return f.inf(false, "grpcroutes", &gwv1.GRPCRoute{})
 		},
 		func(rt *gwv1.GRPCRoute) parts {
 			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
 		})
 	tlsRoute = adapt(gvk("v1alpha2", "TLSRoute"), "tlsroutes", gwv1.TLSProtocolType,
-		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Gateway().V1alpha2().TLSRoutes().Informer()
+		func(f *gwFactory) cache.SharedIndexInformer {
+			return f.inf(true, "tlsroutes", &v1alpha2.TLSRoute{})
 		},
 		func(rt *v1alpha2.TLSRoute) parts {
 			return parts{&rt.ObjectMeta, rt.Spec.Hostnames, rt.Spec.ParentRefs, rt.Status.Parents}
 		})
 	tcpRoute = adapt(gvk("v1alpha2", "TCPRoute"), "tcproutes", gwv1.TCPProtocolType,
-		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Gateway().V1alpha2().TCPRoutes().Informer()
+		func(f *gwFactory) cache.SharedIndexInformer {
+			return f.inf(true, "tcproutes", &v1alpha2.TCPRoute{})
 		},
 		func(rt *v1alpha2.TCPRoute) parts {
 			return parts{&rt.ObjectMeta, nil, rt.Spec.ParentRefs, rt.Status.Parents}
 		})
 	udpRoute = adapt(gvk("v1alpha2", "UDPRoute"), "udproutes", gwv1.UDPProtocolType,
-		func(f gwinformers.SharedInformerFactory) cache.SharedIndexInformer {
-			return f.Gateway().V1alpha2().UDPRoutes().Informer()
+		func(f *gwFactory) cache.SharedIndexInformer {
+			return f.inf(true, "udproutes", &v1alpha2.UDPRoute{})
 		},
 		func(rt *v1alpha2.UDPRoute) parts {
 			return parts{&rt.ObjectMeta, nil, rt.Spec.ParentRefs, rt.Status.Parents}
@@ -84,7 +83,7 @@ func adapt[T any, P interface {
 	*T
 	runtime.Object
 }](id schema.GroupVersionKind, resource string, protocol gwv1.ProtocolType,
-	informer func(gwinformers.SharedInformerFactory) cache.SharedIndexInformer, get func(P) parts) adapter {
+	informer func(*gwFactory) cache.SharedIndexInformer, get func(P) parts) adapter {
 	return adapter{
 		kind: id.Kind, lower: strings.ToLower(id.Kind), version: id.Version, resource: resource, protocol: protocol, informer: informer,
 		view: func(obj any) (route, bool) {

@@ -19,11 +19,10 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic/dynamicinformer"
-	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
@@ -79,13 +78,13 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 		return nil, fmt.Errorf("gloo-proxy needs the Kubernetes API")
 	}
 	s := &Source{k: k, namespaces: nss}
-	kube := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0, kubeinformers.WithTransform(source.TrimObject))
-	svcInf := kube.Core().V1().Services().Informer()
-	ingInf := kube.Networking().V1().Ingresses().Informer()
-	dyn := dynamicinformer.NewDynamicSharedInformerFactory(env.Dynamic, 0)
-	proxyInf := dyn.ForResource(ProxyResource).Informer()
-	vsInf := dyn.ForResource(VirtualServiceResource).Informer()
-	gwInf := dyn.ForResource(GatewayResource).Informer()
+	kf := kube.NewFactory(env.Kube, "", source.TrimObject)
+	svcInf := kf.Services()
+	ingInf := kf.Ingresses()
+	dyn := kube.NewDynamicFactory(env.Dynamic, "")
+	proxyInf := dyn.ForResource(ProxyResource)
+	vsInf := dyn.ForResource(VirtualServiceResource)
+	gwInf := dyn.ForResource(GatewayResource)
 	for _, inf := range []cache.SharedIndexInformer{proxyInf, vsInf, gwInf} {
 		if err := inf.SetTransform(source.TrimObject); err != nil {
 			return nil, err
@@ -114,7 +113,7 @@ func newSource(ctx context.Context, env source.Env) (source.Source, error) {
 	s.handlers.DependentsOf(crd(GatewayResource), s.gatewayDependents)
 	s.handlers.DependentsOf("ingresses.networking.k8s.io", s.ingressDependents)
 	s.handlers.DependentsOf("services", s.serviceDependents)
-	if err := source.StartAndSync(ctx, watched, &s.handlers, kube.Start, dyn.Start); err != nil {
+	if err := source.StartAndSync(ctx, watched, &s.handlers, kf.Start, dyn.Start); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -29,7 +29,7 @@ func TestGlooEventsNameTheProxiesThatReadThem(t *testing.T) {
 		},
 		"metadataStatic": listener(nil, "gloo-system/plain")["metadataStatic"],
 	}
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallGloo,
+	api, kube, dyn := sourcetest.StartClusterServer(t, testbed.InstallGloo,
 		lbService("gloo-system", "gateway-proxy", "LoadBalancer", "ip=192.0.2.1"),
 		lbService("gloo-system", "unrelated", "LoadBalancer", "ip=192.0.2.2"),
 		lbService("elsewhere", "gateway-proxy", "LoadBalancer", "ip=192.0.2.3"),
@@ -54,7 +54,7 @@ func TestGlooEventsNameTheProxiesThatReadThem(t *testing.T) {
 	createIngress(t, kube, "team-a", "unused", "lb3.example.net")
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	built, err := Kind().New(ctx, source.Env{Kube: kube, Dynamic: dyn})
+	built, err := Kind().New(ctx, source.Env{Kube: api.Kube(t), Dynamic: dyn})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func TestProxies(t *testing.T) {
 			"httpResources":    map[string]any{"virtualHosts": map[string]any{"shared": vhost([]string{"agg.example.com"}, true, "team-a/agg")}},
 		},
 	}
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallGloo,
+	api, kube, dyn := sourcetest.StartClusterServer(t, testbed.InstallGloo,
 		lbService("gloo-system", "gateway-proxy", "LoadBalancer", "ip=192.0.2.1", "ip=2001:db8::1"),
 		lbService("gloo-system", "internal-proxy", "ClusterIP"),
 		sourcetest.Object("gateway.solo.io/v1", "VirtualService", "team-a", "web", sourcetest.Annotations("ttl", "60"), map[string]any{}, nil),
@@ -105,7 +105,7 @@ func TestProxies(t *testing.T) {
 		proxy("elsewhere", "gateway-proxy", []any{listener([]any{vhost([]string{"elsewhere.example.com"}, false)})}, "target", "203.0.113.11"),
 	)
 	createIngress(t, kube, "team-a", "web", "lb.example.net")
-	env := source.Env{Kube: kube, Dynamic: dyn}
+	env := source.Env{Kube: api.Kube(t), Dynamic: dyn}
 	all := []string{
 		"agg.example.com A 203.0.113.9 proxy/gloo-system/targeted",
 		"api.example.com A 192.0.2.1 proxy/gloo-system/gateway-proxy set=blue aws/weight=10",

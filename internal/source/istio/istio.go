@@ -22,10 +22,10 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kubeinformers "k8s.io/client-go/informers"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/endpoint"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
@@ -106,9 +106,8 @@ func newSource(ctx context.Context, env source.Env, vs bool) (*Source, error) {
 		return nil, fmt.Errorf("the Istio sources need the Kubernetes API")
 	}
 	s := &Source{k: k, vs: vs}
-	kube := kubeinformers.NewSharedInformerFactoryWithOptions(env.Kube, 0,
-		kubeinformers.WithNamespace(env.Config.Namespace), kubeinformers.WithTransform(source.TrimObject))
-	svcInf := kube.Core().V1().Services().Informer()
+	kf := kube.NewFactory(env.Kube, env.Config.Namespace, source.TrimObject)
+	svcInf := kf.Services()
 	s.services = svcInf.GetIndexer()
 	// A Service's events name the Gateways that read it, a Gateway's the VirtualServices bound to it
 	// (events.go); the objects published name themselves.
@@ -116,7 +115,7 @@ func newSource(ctx context.Context, env source.Env, vs bool) (*Source, error) {
 	if vs {
 		s.handlers.DependentsOf(source.Resource{Group: GatewayResource.Group, Resource: GatewayResource.Resource}.String(), s.gatewayDependents)
 	}
-	if err := source.StartAndSync(ctx, map[string]cache.SharedIndexInformer{"services": svcInf}, &s.handlers, kube.Start); err != nil {
+	if err := source.StartAndSync(ctx, map[string]cache.SharedIndexInformer{"services": svcInf}, &s.handlers, kf.Start); err != nil {
 		return nil, err
 	}
 	gvrs := []schema.GroupVersionResource{GatewayResource}

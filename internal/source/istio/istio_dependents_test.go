@@ -19,8 +19,8 @@ import (
 // whose spec.gateways resolve to it — never everything — and the named objects' ObjectEndpoints give
 // what Endpoints publishes there. Real events for a Service's new address and a Gateway's annotation.
 func TestIstioEventsNameTheObjectsThatReadThem(t *testing.T) {
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallIstio, fixture()...)
-	env := source.Env{Kube: kube, Dynamic: dyn}
+	api, kube, dyn := sourcetest.StartClusterServer(t, testbed.InstallIstio, fixture()...)
+	env := source.Env{Kube: api.Kube(t), Dynamic: dyn}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	gwBuilt, err := GatewayKind().New(ctx, env)

@@ -23,8 +23,8 @@ func TestIstioObjectEndpointsMatchEndpoints(t *testing.T) {
 	objs := append(fixture(),
 		istiotest.VirtualService("twin", "one", []string{"twin.apps.example.com"}, []string{"istio-system/public"}, nil, "ttl", "30"),
 		istiotest.VirtualService("twin-x", "two", []string{"twin.apps.example.com"}, []string{"istio-system/public"}, nil, "ttl", "90"))
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallIstio, objs...)
-	env := source.Env{Kube: kube, Dynamic: dyn}
+	api, _, dyn := sourcetest.StartClusterServer(t, testbed.InstallIstio, objs...)
+	env := source.Env{Kube: api.Kube(t), Dynamic: dyn}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	for _, tc := range []struct {

@@ -59,8 +59,8 @@ func fixture() []*unstructured.Unstructured {
 
 // Gateways and VirtualServices on a real API server with the CRDs of Istio's own module.
 func TestIstioSources(t *testing.T) {
-	kube, dyn := sourcetest.StartCluster(t, testbed.InstallIstio, fixture()...)
-	env := source.Env{Kube: kube, Dynamic: dyn}
+	api, _, dyn := sourcetest.StartClusterServer(t, testbed.InstallIstio, fixture()...)
+	env := source.Env{Kube: api.Kube(t), Dynamic: dyn}
 
 	t.Run("gateway", func(t *testing.T) {
 		src, got, problems := sourcetest.Endpoints(t, GatewayKind(), env, source.Config{})
