@@ -209,7 +209,7 @@ func runController(ctx context.Context, args []string, stdout, stderr io.Writer,
 			h.SetLeader(leader)
 			m.SetLeader(leader)
 		}
-		runElected(ctx, cfg, p.election, getenv, log, setLeader, lead)
+		runElected(ctx, cfg, p.kube, getenv, log, setLeader, lead)
 	} else {
 		m.SetLeader(true)
 		lead(ctx)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -40,9 +39,7 @@ type pipeline struct {
 	source source.Source
 	views  []*viewPipeline
 	// kube is nil when no stage needs the Kubernetes API (manifest source, no leader election).
-	kube *kube.Client
-	// election is the Lease client of leader election, nil without --leader-elect.
-	election kubernetes.Interface
+	kube     *kube.Client
 	notifier *events.Notifier
 	// deferred are the cluster sources; each says whether it runs fully (Err).
 	deferred []*source.Deferred
@@ -60,10 +57,9 @@ type viewPipeline struct {
 
 // kubeAccess is the Kubernetes API as the stages need it.
 type kubeAccess struct {
-	client   *kube.Client
-	election kubernetes.Interface
-	dynamic  dynamic.Interface
-	rest     *rest.Config
+	client  *kube.Client
+	dynamic dynamic.Interface
+	rest    *rest.Config
 }
 
 // observability is what the pipeline reports to: metrics and readiness (either may be nil).
@@ -122,7 +118,7 @@ func build(ctx context.Context, cfg config.Config, log *slog.Logger, getenv func
 	if err != nil {
 		return nil, err
 	}
-	p := &pipeline{source: src, kube: kube.client, election: kube.election, deferred: srcs.deferred}
+	p := &pipeline{source: src, kube: kube.client, deferred: srcs.deferred}
 	var notify controller.Notifier
 	observers := obs.observers()
 	if lookup, ok := src.(source.ObjectLookup); ok && kube.client != nil && !cfg.DryRun {
@@ -342,13 +338,7 @@ func kubeClients(cfg config.Config, getenv func(string) string) (kubeAccess, err
 	if err != nil {
 		return kubeAccess{}, err
 	}
-	access := kubeAccess{client: client, dynamic: dyn, rest: rc}
-	if cfg.LeaderElect {
-		if access.election, err = electionClient(rc); err != nil {
-			return kubeAccess{}, err
-		}
-	}
-	return access, nil
+	return kubeAccess{client: client, dynamic: dyn, rest: rc}, nil
 }
 
 // restConfig follows external-dns: --kubeconfig and --master, else in-cluster, else $KUBECONFIG or

@@ -8,10 +8,9 @@ import (
 	"os"
 	"time"
 
-	"k8s.io/client-go/kubernetes"
-
 	"github.com/zonekeeper/zonekeeper/internal/config"
 	"github.com/zonekeeper/zonekeeper/internal/controller"
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // runElected runs lead whenever this replica holds the Lease, until ctx ends. Followers keep their
@@ -22,7 +21,7 @@ import (
 // One term's lead has returned before the next election starts, so two terms never run in one
 // process; on shutdown the Lease is released only after the last term's lead returned, so the next
 // leader starts after this one's last provider write.
-func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interface, getenv func(string) string, log *slog.Logger,
+func runElected(ctx context.Context, cfg config.Config, client *kube.Client, getenv func(string) string, log *slog.Logger,
 	setLeader func(bool), lead func(context.Context)) {
 	namespace := cfg.LeaderElectNamespace
 	if namespace == "" {
@@ -31,7 +30,7 @@ func runElected(ctx context.Context, cfg config.Config, kube kubernetes.Interfac
 	if namespace == "" {
 		namespace = "default"
 	}
-	runElectedOn(ctx, cfg, newTypedLeases(kube.CoordinationV1(), namespace, cfg.LeaderElectLeaseName),
+	runElectedOn(ctx, cfg, newRESTLeases(client, namespace, cfg.LeaderElectLeaseName),
 		namespace+"/"+cfg.LeaderElectLeaseName, replicaIdentity(), log, setLeader, lead)
 }
 

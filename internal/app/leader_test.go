@@ -24,7 +24,8 @@ import (
 // ended.
 func TestNextTermWaitsForThePreviousOne(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := config.Config{
 		LeaderElectNamespace: "default", LeaderElectLeaseName: "zonekeeper-terms",
 		LeaderElectLeaseDuration: 2 * time.Second, LeaderElectRenewDeadline: 1500 * time.Millisecond,
@@ -45,7 +46,7 @@ func TestNextTermWaitsForThePreviousOne(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	go func() {
 		defer close(done)
-		runElected(ctx, cfg, client, func(string) string { return "" }, log, func(bool) {}, lead)
+		runElected(ctx, cfg, kc, func(string) string { return "" }, log, func(bool) {}, lead)
 	}()
 	waitTerms := func(want int32, why string) {
 		t.Helper()

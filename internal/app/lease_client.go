@@ -5,7 +5,9 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/zonekeeper/zonekeeper/internal/kube"
 )
 
 // leaseClient reads and writes the one coordination/v1 Lease of the leader election. Errors keep the
@@ -17,25 +19,33 @@ type leaseClient interface {
 	Update(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error)
 }
 
-// typedLeases is a leaseClient over client-go's typed coordination/v1 client.
-type typedLeases struct {
-	leases          coordinationv1client.LeaseInterface
+// restLeases is a leaseClient over the coordination/v1 REST client (internal/kube): the three calls
+// a typed Lease client would make, without client-go's clientset (TestBinaryLinksNoClientset).
+type restLeases struct {
+	client          rest.Interface
 	namespace, name string
 }
 
-func newTypedLeases(client coordinationv1client.LeasesGetter, namespace, name string) typedLeases {
-	return typedLeases{leases: client.Leases(namespace), namespace: namespace, name: name}
+func newRESTLeases(client *kube.Client, namespace, name string) restLeases {
+	return restLeases{client: client.Coordination, namespace: namespace, name: name}
 }
 
-func (l typedLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
-	return l.leases.Get(ctx, l.name, metav1.GetOptions{})
+func (l restLeases) Get(ctx context.Context) (*coordinationv1.Lease, error) {
+	out := &coordinationv1.Lease{}
+	err := l.client.Get().Namespace(l.namespace).Resource("leases").Name(l.name).Do(ctx).Into(out)
+	return out, err
 }
 
-func (l typedLeases) Create(ctx context.Context, spec coordinationv1.LeaseSpec) (*coordinationv1.Lease, error) {
-	return l.leases.Create(ctx, &coordinationv1.Lease{
-		ObjectMeta: metav1.ObjectMeta{Namespace: l.namespace, Name: l.name}, Spec: spec}, metav1.CreateOptions{})
+func (l restLeases) Create(ctx context.Context, spec coordinationv1.LeaseSpec) (*coordinationv1.Lease, error) {
+	out := &coordinationv1.Lease{}
+	err := l.client.Post().Namespace(l.namespace).Resource("leases").
+		Body(&coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Namespace: l.namespace, Name: l.name}, Spec: spec}).
+		Do(ctx).Into(out)
+	return out, err
 }
 
-func (l typedLeases) Update(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error) {
-	return l.leases.Update(ctx, lease, metav1.UpdateOptions{})
+func (l restLeases) Update(ctx context.Context, lease *coordinationv1.Lease) (*coordinationv1.Lease, error) {
+	out := &coordinationv1.Lease{}
+	err := l.client.Put().Namespace(l.namespace).Resource("leases").Name(l.name).Body(lease).Do(ctx).Into(out)
+	return out, err
 }

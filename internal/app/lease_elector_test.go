@@ -147,11 +147,12 @@ func readLease(t *testing.T, client kubernetes.Interface, name string) *coordina
 // same one throughout, and the Lease never changes hands while its holder renews.
 func TestLeaseOneLeaderOverManyRenewals(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := electionConfig("zonekeeper-many", 2*time.Second, 1500*time.Millisecond, 100*time.Millisecond)
 	var terms termLog
-	startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), "a", &terms)
-	startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), "b", &terms)
+	startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), "a", &terms)
+	startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), "b", &terms)
 	testbed.Eventually(t, 30*time.Second, "a leader", func() error {
 		if len(terms.leading()) == 0 {
 			return fmt.Errorf("none yet")
@@ -242,13 +243,14 @@ func (c *cutOffLeases) Update(ctx context.Context, lease *coordinationv1.Lease) 
 // only a lease duration after it saw that renewal: no split brain, by the Lease's own times.
 func TestLeaseLeaderCutOffStopsBeforeTakeover(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := electionConfig("zonekeeper-cutoff", 3*time.Second, 2*time.Second, 200*time.Millisecond)
 	var terms termLog
-	aLeases := newCutOffLeases(newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName))
+	aLeases := newCutOffLeases(newRESTLeases(kc, "default", cfg.LeaderElectLeaseName))
 	startCandidate(t, cfg, aLeases, "a", &terms)
 	waitLeading(t, &terms, "a", 30*time.Second)
-	startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), "b", &terms)
+	startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), "b", &terms)
 	time.Sleep(time.Second) // b follows, a renews
 
 	close(aLeases.cut)
@@ -288,10 +290,11 @@ func TestLeaseLeaderCutOffStopsBeforeTakeover(t *testing.T) {
 // a record naming another holder (renewed now, for 30 s) is respected, not overwritten.
 func TestLeaseConflictingWriteIsReadAgain(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := electionConfig("zonekeeper-conflict", 3*time.Second, 2*time.Second, 100*time.Millisecond)
 	var terms termLog
-	startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), "a", &terms)
+	startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), "a", &terms)
 	waitLeading(t, &terms, "a", 30*time.Second)
 	leases := client.CoordinationV1().Leases("default")
 	write := func(change func(*coordinationv1.Lease)) {
@@ -342,12 +345,13 @@ func TestLeaseConflictingWriteIsReadAgain(t *testing.T) {
 // periods instead of the lease duration (10 s here), after the old leader's term ended.
 func TestLeaseCleanShutdownReleases(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := electionConfig("zonekeeper-release", 10*time.Second, 8*time.Second, 200*time.Millisecond)
 	var terms termLog
-	stopA := startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), "a", &terms)
+	stopA := startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), "a", &terms)
 	waitLeading(t, &terms, "a", 30*time.Second)
-	startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), "b", &terms)
+	startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), "b", &terms)
 	time.Sleep(time.Second)
 	stopped := time.Now()
 	stopA()
@@ -368,11 +372,12 @@ func TestLeaseCleanShutdownReleases(t *testing.T) {
 // over at once from the other's release.
 func TestLeaseInteropWithClientGoLeaseLock(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := electionConfig("zonekeeper-interop", 4*time.Second, 3*time.Second, 200*time.Millisecond)
 	var terms termLog
 	ours := func(who string) func() {
-		return startCandidate(t, cfg, newTypedLeases(client.CoordinationV1(), "default", cfg.LeaderElectLeaseName), who, &terms)
+		return startCandidate(t, cfg, newRESTLeases(kc, "default", cfg.LeaderElectLeaseName), who, &terms)
 	}
 	clientGo := func(who string) func() {
 		ctx, cancel := context.WithCancel(context.Background())

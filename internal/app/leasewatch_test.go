@@ -24,7 +24,8 @@ import (
 // follower is the one that re-creates it. At no instant may both write.
 func TestLeaseDeletedByHandNeverTwoWriters(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
-	client := kube.Client(t)
+	client := kube.Client(t) // inspects the Lease
+	kc := kube.Kube(t)       // what the election writes through
 	cfg := config.Config{
 		LeaderElectNamespace: "default", LeaderElectLeaseName: "zonekeeper-deleted",
 		LeaderElectLeaseDuration: 3 * time.Second, LeaderElectRenewDeadline: 2 * time.Second,
@@ -55,7 +56,7 @@ func TestLeaseDeletedByHandNeverTwoWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			runElected(ctx, cfg, client, func(string) string { return "" }, log, func(bool) {}, leadAs(name))
+			runElected(ctx, cfg, kc, func(string) string { return "" }, log, func(bool) {}, leadAs(name))
 		}()
 	}
 	defer func() { cancel(); wg.Wait() }()
