@@ -49,7 +49,9 @@ type Notifier struct {
 	log         *slog.Logger
 	budget      *budget
 	// sink counts what the broadcaster has written, so that Stop can wait for the queue.
-	sink   *countingSink
+	sink *countingSink
+	// scheme gives the kind of an object that carries no apiVersion and kind (kube.NewScheme: the
+	// built-in kinds sources publish; Gateway API and custom objects carry their own).
 	scheme *runtime.Scheme
 }
 

@@ -79,13 +79,13 @@ func NewAccessChecker(kube *kube.Client) *AccessChecker {
 		discovery: map[string]cachedAnswer[*metav1.APIResourceList]{}, reviews: map[string]cachedAnswer[bool]{}}
 }
 
-func (a *AccessChecker) resources(gv string) (*metav1.APIResourceList, error) {
+func (a *AccessChecker) resources(ctx context.Context, gv string) (*metav1.APIResourceList, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if c, ok := a.discovery[gv]; ok && a.now().Sub(c.at) < a.ttl {
 		return c.value, c.err
 	}
-	list, err := a.kube.ServerResourcesForGroupVersion(context.TODO(), gv)
+	list, err := a.kube.ServerResourcesForGroupVersion(ctx, gv)
 	a.discovery[gv] = cachedAnswer[*metav1.APIResourceList]{value: list, err: err, at: a.now()}
 	return list, err
 }
@@ -117,7 +117,7 @@ func (a *AccessChecker) Check(ctx context.Context, namespace string, resources [
 		if r.Group != "" {
 			gv = r.Group + "/" + r.Version
 		}
-		list, err := a.resources(gv)
+		list, err := a.resources(ctx, gv)
 		if err != nil || !servesResource(list, r.Resource) {
 			out = append(out, &AccessError{Resource: r, NotServed: true})
 			continue
