@@ -56,15 +56,6 @@ metadata: {name: settings, namespace: default}
 apiVersion: example.com/v1
 kind: Widget
 metadata: {name: w1, namespace: default}
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: api, namespace: default}
-spec: {replicas: 2}
----
-apiVersion: networking.k8s.io/v1beta1
-kind: Ingress
-metadata: {name: old, namespace: default}
 `
 
 func TestManifestMultiDocument(t *testing.T) {
@@ -88,17 +79,7 @@ func TestManifestMultiDocument(t *testing.T) {
 	if !strings.Contains(p2.Reason, "all.yaml") || p2.Value != "example.com/v1/Widget" {
 		t.Errorf("unknown kind problem: %+v", p2)
 	}
-	// Built-in kinds outside the groups zonekeeper decodes (kube.NewScheme) are named problems too,
-	// as when every built-in group was decoded.
-	for ref, value := range map[endpoint.ObjectRef]string{
-		{Kind: "Deployment", Namespace: "default", Name: "api"}: "apps/v1/Deployment",
-		{Kind: "Ingress", Namespace: "default", Name: "old"}:    "networking.k8s.io/v1beta1/Ingress",
-	} {
-		if p := findProblem(t, r, ref, "kind"); p.Value != value || !strings.Contains(p.Reason, "not a kind zonekeeper reads") {
-			t.Errorf("%s: %+v", ref.Kind, p)
-		}
-	}
-	if len(r.Problems) != 4 {
+	if len(r.Problems) != 2 {
 		t.Errorf("problems: %v", r.Problems)
 	}
 	// The transform ran: last-applied is not kept in the indexer.
@@ -108,6 +89,40 @@ func TestManifestMultiDocument(t *testing.T) {
 	}
 	if _, ok := svc.Annotations[lastAppliedAnnotation]; ok {
 		t.Error("last-applied-configuration kept")
+	}
+}
+
+// Built-in kinds outside the groups manifests are decoded with (kube.NewScheme: core, networking and
+// discovery v1) are problems naming the object and its kind, as when every built-in group was decoded.
+func TestManifestKindsOutsideTheScheme(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "other.yaml", `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: default}
+spec: {replicas: 2}
+---
+apiVersion: networking.k8s.io/v1beta1
+kind: Ingress
+metadata: {name: old, namespace: default}
+`)
+	m, err := NewManifest(p, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := m.Endpoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref, value := range map[endpoint.ObjectRef]string{
+		{Kind: "Deployment", Namespace: "default", Name: "api"}: "apps/v1/Deployment",
+		{Kind: "Ingress", Namespace: "default", Name: "old"}:    "networking.k8s.io/v1beta1/Ingress",
+	} {
+		if p := findProblem(t, r, ref, "kind"); p.Value != value || !strings.Contains(p.Reason, "not a kind zonekeeper reads") {
+			t.Errorf("%s: %+v", ref.Kind, p)
+		}
+	}
+	if len(r.Endpoints) != 0 || len(r.Problems) != 2 {
+		t.Errorf("endpoints %v problems %v", r.Endpoints, r.Problems)
 	}
 }
 
