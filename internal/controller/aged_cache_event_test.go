@@ -4,20 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net/http/httptest"
 	"testing"
 	"time"
-
-	"k8s.io/client-go/tools/cache"
-
-	networkinglisters "k8s.io/client-go/listers/networking/v1"
-
-	"github.com/zonekeeper/zonekeeper/internal/plan"
-	"github.com/zonekeeper/zonekeeper/internal/provider"
-	"github.com/zonekeeper/zonekeeper/internal/provider/aws"
-	"github.com/zonekeeper/zonekeeper/internal/registry/txt"
-	"github.com/zonekeeper/zonekeeper/internal/route53emu"
-	"github.com/zonekeeper/zonekeeper/internal/source"
 )
 
 // The 20k side by side (Route 53 emulator, Ingresses): the first events after the idle window made
@@ -33,36 +21,7 @@ import (
 func TestAnEventAfterTheCacheAgedPlansByName(t *testing.T) {
 	const interval = 300 * time.Millisecond
 	ctx := context.Background()
-	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "AKIDAGED", "AWS_SECRET_ACCESS_KEY": "aged-secret", "AWS_REGION": "us-east-1",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent",
-		"AWS_PROFILE": "", "AWS_SESSION_TOKEN": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_ROUTE_53": "", "AWS_ENDPOINT_URL_STS": ""} {
-		t.Setenv(k, v)
-	}
-	emu := route53emu.New(route53emu.Options{})
-	hs := httptest.NewServer(emu)
-	t.Cleanup(hs.Close)
-	if _, err := emu.Seed(route53emu.Seed{Zones: []route53emu.SeedZone{{Name: "example.com"}}}); err != nil {
-		t.Fatal(err)
-	}
-	r53, err := aws.New(ctx, aws.Config{Endpoint: hs.URL, RequestsPerSecond: 10000, RetryMaxBackoff: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := txt.New(provider.OwnPropertiesOnly(r53, []string{"aws/", provider.AliasProperty}), txt.Config{OwnerID: "test", CacheInterval: interval})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	ing, err := source.NewIngressFromLister(networkinglisters.NewIngressLister(store), source.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	counting := &listingCountingObjects{ObjectSource: source.PostProcess(ing, source.PostProcessConfig{}).(source.ObjectSource)}
-	w := &propertyWorld{t: t, store: store, reg: reg}
-	w.c = New(counting, reg, Settings{OwnerID: "test", Policy: plan.PolicySync, Interval: interval}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	w.c.sourceCounted.Store(true)
-	w.setIngress("web", "web.example.com", "192.0.2.1")
-	w.setIngress("api", "api.example.com", "192.0.2.2")
+	w, counting := newRoute53World(t, interval, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 
 	run := func(step string, trigger Trigger) Report {
 		t.Helper()

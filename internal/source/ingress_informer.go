@@ -55,14 +55,5 @@ func IngressInformerStore(cfg Config) (cache.Indexer, cache.TransformFunc, error
 // and kubectl's copy dropped, repeated strings shared, nothing else (TestIngressTemplateSeesWholeIngress).
 func templatedIngressTransform() cache.TransformFunc {
 	t := newStringTable()
-	return func(obj any) (any, error) {
-		obj, err := trimMeta(obj)
-		if err != nil {
-			return obj, err
-		}
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		t.share(obj)
-		return obj, nil
-	}
+	return func(obj any) (any, error) { return t.trimAndShare(trimMeta, obj) }
 }

@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/client-go/tools/cache"
 )
 
 // stringTable makes the cached objects of one informer factory share the strings they repeat, which
@@ -29,8 +30,11 @@ func newStringTable() *stringTable {
 
 // transform is trimObject, then the object's repeated strings made shared: the informer transform of
 // a factory's informers (each factory its own table).
-func (t *stringTable) transform(obj any) (any, error) {
-	obj, err := trimObject(obj)
+func (t *stringTable) transform(obj any) (any, error) { return t.trimAndShare(trimObject, obj) }
+
+// trimAndShare runs trim on obj, then makes the trimmed object's repeated strings shared.
+func (t *stringTable) trimAndShare(trim cache.TransformFunc, obj any) (any, error) {
+	obj, err := trim(obj)
 	if err != nil {
 		return obj, err
 	}
