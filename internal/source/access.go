@@ -8,6 +8,7 @@ import (
 	"time"
 
 	authorizationv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/zonekeeper/zonekeeper/internal/kube"
@@ -20,12 +21,19 @@ type AccessError struct {
 	Resource Resource
 	// NotServed: discovery does not list the resource (a CRD that is not installed).
 	NotServed bool
+	// Unasked: discovery failed for another reason (the API server unreachable, a 5xx), so whether it
+	// serves the resource is not known. Reported as such: "not served (is its CRD installed?)" sent
+	// users with a wrong --kubeconfig looking for a CRD.
+	Unasked error
 	// Verbs RBAC denies (list, watch), in Namespace ("" for the cluster scope).
 	Verbs     []string
 	Namespace string
 }
 
 func (e *AccessError) Error() string {
+	if e.Unasked != nil {
+		return fmt.Sprintf("cannot ask the API server whether it serves %s/%s %s: %v", groupOrCore(e.Resource.Group), e.Resource.Version, e.Resource.Resource, e.Unasked)
+	}
 	if e.NotServed {
 		return fmt.Sprintf("the API server does not serve %s/%s %s (is its CRD installed?)", groupOrCore(e.Resource.Group), e.Resource.Version, e.Resource.Resource)
 	}
@@ -118,6 +126,10 @@ func (a *AccessChecker) Check(ctx context.Context, namespace string, resources [
 			gv = r.Group + "/" + r.Version
 		}
 		list, err := a.resources(ctx, gv)
+		if err != nil && !apierrors.IsNotFound(err) {
+			out = append(out, &AccessError{Resource: r, Unasked: err})
+			continue
+		}
 		if err != nil || !servesResource(list, r.Resource) {
 			out = append(out, &AccessError{Resource: r, NotServed: true})
 			continue

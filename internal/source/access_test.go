@@ -58,3 +58,24 @@ func TestAccessCheckerAsksOnce(t *testing.T) {
 		t.Errorf("%d discovery requests, want 3", n)
 	}
 }
+
+// An API server that cannot be asked is not one that does not serve the resource: with a refused
+// connection the check said "the API server does not serve core/v1 services (is its CRD installed?)",
+// which sent users looking for a CRD instead of at their --kubeconfig.
+func TestAccessCheckAgainstARefusedServerSaysItCannotAsk(t *testing.T) {
+	client, err := kube.NewForConfig(&rest.Config{Host: "https://127.0.0.1:1", TLSClientConfig: rest.TLSClientConfig{Insecure: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := []Resource{{Version: "v1", Resource: "services"}, {Group: "example.io", Version: "v1", Resource: "widgets", CRD: true, Optional: "widgets are optional"}}
+	errs := NewAccessChecker(client).Check(context.Background(), "", reads)
+	if len(errs) != 2 {
+		t.Fatalf("errors %v, want one per resource", errs)
+	}
+	for i, e := range errs {
+		if e.NotServed || e.Unasked == nil || !strings.Contains(e.Error(), "cannot ask the API server whether it serves") ||
+			!strings.Contains(e.Error(), reads[i].Resource) || strings.Contains(e.Error(), "CRD installed") {
+			t.Errorf("%s: %v (not served %v), want that the API server cannot be asked", reads[i].Resource, e, e.NotServed)
+		}
+	}
+}

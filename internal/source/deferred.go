@@ -109,7 +109,7 @@ func (d *Deferred) attempt(ctx context.Context, first bool) bool {
 			d.opt.Access = NewAccessChecker(d.env.Kube)
 		}
 		for _, e := range d.opt.Access.Check(ctx, d.env.Config.Namespace, reads) {
-			if e.Resource.Optional != "" && !e.NotServed {
+			if e.Resource.Optional != "" && !e.NotServed && e.Unasked == nil {
 				optional = append(optional, e)
 			} else {
 				blocking = append(blocking, e)
