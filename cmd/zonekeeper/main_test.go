@@ -15,9 +15,11 @@ import (
 	"time"
 )
 
-// Issue 12 item 6: the real binary, with leader election against an API server that refuses
-// connections, makes client-go's leaderelection log through klog ("error retrieving resource lock");
-// every line on stderr is one of ours, in the --log-format asked for, and none has klog's header.
+// Issue 12 item 6: the real binary's client-go code that logs through klog comes out in our format.
+// Against an API server that fails every list (failingListAPIServer), the service source's informers
+// run client-go's tools/cache reflector, which reports each failed list through utilruntime.HandleError
+// and klog ("Failed to watch"); every line on stderr is one of ours, in the --log-format asked for,
+// and none has klog's header.
 func TestClientGoKlogLinesComeOutInOurFormat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -27,17 +29,20 @@ func TestClientGoKlogLinesComeOutInOurFormat(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	api := failingListAPIServer(t)
 	kubeconfig := filepath.Join(dir, "kubeconfig")
-	// Port 1 on loopback: every request is refused at once.
 	if err := os.WriteFile(kubeconfig, []byte(`apiVersion: v1
 kind: Config
-clusters: [{name: c, cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}}]
+clusters: [{name: c, cluster: {server: "`+api.URL+`"}}]
 users: [{name: u, user: {token: t}}]
 contexts: [{name: c, context: {cluster: c, user: u}}]
 current-context: c
 `), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The reflector's message for a list or watch that failed (client-go v0.34 tools/cache/reflector.go,
+	// DefaultWatchErrorHandler).
+	const reflectorFailure = "Failed to watch"
 	klogHeader := regexp.MustCompile(`^[IWEF]\d{4} `)
 	textLine := regexp.MustCompile(`^time=\S+ level=(DEBUG|INFO|WARN|ERROR)(-?\d+)? msg=`)
 	for _, format := range []string{"text", "json"} {
@@ -45,22 +50,22 @@ current-context: c
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin, "--kubeconfig="+kubeconfig, "--source=service", "--provider=inmemory",
-				"--leader-elect", "--leader-elect-retry-period=200ms", "--metrics-address=", "--log-format="+format)
+				"--metrics-address=", "--log-format="+format)
 			stderr := &lockedBuffer{}
 			cmd.Stderr = stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			// Wait for client-go's first attempt on the Lease (logged by klog), then stop the process.
+			// Wait for the reflector's first failed list (logged by klog), then stop the process.
 			deadline := time.Now().Add(30 * time.Second)
-			for !strings.Contains(stderr.String(), "error retrieving resource lock") && time.Now().Before(deadline) {
+			for !strings.Contains(stderr.String(), reflectorFailure) && time.Now().Before(deadline) {
 				time.Sleep(100 * time.Millisecond)
 			}
 			_ = cmd.Process.Signal(syscall.SIGTERM)
 			_ = cmd.Wait()
 			out := stderr.String()
-			if !strings.Contains(out, "error retrieving resource lock") {
-				t.Fatalf("client-go's leader election logged nothing through klog in 30 s:\n%s", out)
+			if !strings.Contains(out, reflectorFailure) {
+				t.Fatalf("client-go's reflector logged no failed list through klog in 30 s:\n%s", out)
 			}
 			for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 				if klogHeader.MatchString(l) {
