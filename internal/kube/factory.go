@@ -83,6 +83,17 @@ func (f *Factory) ResourceWith(pick func(*Client) rest.Interface, resource strin
 	})
 }
 
+// ClusterResource is Resource for a cluster-scoped resource (nodes, namespaces): its informer lists
+// at the cluster scope whatever the factory's namespace, as client-go's generated informers of
+// cluster-scoped kinds do. Listed in a namespace, the API server answers 404 (a --namespace source's
+// Node informer never synced).
+func (f *Factory) ClusterResource(pick func(*Client) rest.Interface, resource string, obj runtime.Object) cache.SharedIndexInformer {
+	client := f.group(pick)
+	return f.InformerFor(fmt.Sprintf("%T", obj), func(string) cache.SharedIndexInformer {
+		return Informer(client, resource, "", obj, NamespaceIndexers(), nil)
+	})
+}
+
 // Group pickers for Resource.
 func Core(c *Client) rest.Interface           { return c.Core }
 func Networking(c *Client) rest.Interface     { return c.Networking }
@@ -99,7 +110,9 @@ func (f *Factory) ServiceLister() corelisters.ServiceLister {
 }
 
 // Nodes is the Node informer.
-func (f *Factory) Nodes() cache.SharedIndexInformer { return f.Resource(Core, "nodes", &corev1.Node{}) }
+func (f *Factory) Nodes() cache.SharedIndexInformer {
+	return f.ClusterResource(Core, "nodes", &corev1.Node{})
+}
 
 // NodeLister reads the Node informer's store.
 func (f *Factory) NodeLister() corelisters.NodeLister {
@@ -116,7 +129,7 @@ func (f *Factory) PodLister() corelisters.PodLister {
 
 // Namespaces is the Namespace informer.
 func (f *Factory) Namespaces() cache.SharedIndexInformer {
-	return f.Resource(Core, "namespaces", &corev1.Namespace{})
+	return f.ClusterResource(Core, "namespaces", &corev1.Namespace{})
 }
 
 // EndpointSlices is the discovery/v1 EndpointSlice informer.
