@@ -15,16 +15,7 @@ import (
 
 // Discovery, a typed read and the Event sink against a real API server.
 func TestClientAgainstAPIServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts kube-apiserver")
-	}
-	api := testbed.StartKubeAPIServer(t)
-	c, err := kube.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	c, ctx := startClient(t)
 
 	for gv, resource := range map[string]string{"v1": "services", "networking.k8s.io/v1": "ingresses",
 		"discovery.k8s.io/v1": "endpointslices", "coordination.k8s.io/v1": "leases"} {
@@ -67,4 +58,21 @@ func TestClientAgainstAPIServer(t *testing.T) {
 	if err != nil || patched.Count != 3 || patched.Message != "three" {
 		t.Fatalf("patch: %v %+v", err, patched)
 	}
+}
+
+// startClient starts kube-apiserver (skipped with -short) and returns a client of it and a context
+// that ends with the test, a minute at most.
+func startClient(t *testing.T) (*kube.Client, context.Context) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts kube-apiserver")
+	}
+	api := testbed.StartKubeAPIServer(t)
+	c, err := kube.NewForConfig(api.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return c, ctx
 }

@@ -1,30 +1,18 @@
 package kube_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/zonekeeper/zonekeeper/internal/kube"
-	"github.com/zonekeeper/zonekeeper/internal/testbed"
 )
 
 // A factory of one namespace (a source run with --namespace) still lists Nodes and Namespaces at the
 // cluster scope: listed in the namespace, the API server answered 404 and the service source of a
 // namespace shard never synced its Node informer (e2e TestShardsByNamespaceShareOneZone).
 func TestNamespacedFactoryListsClusterScopedResources(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts kube-apiserver")
-	}
-	api := testbed.StartKubeAPIServer(t)
-	c, err := kube.NewForConfig(api.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	c, ctx := startClient(t)
 	f := kube.NewFactory(c, "default", nil)
 	nodes, namespaces, services := f.Nodes(), f.Namespaces(), f.Services()
 	f.Start(ctx.Done())

@@ -1,8 +1,6 @@
 package kube
 
 import (
-	"sync"
-
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/cache"
@@ -13,43 +11,20 @@ import (
 type DynamicFactory struct {
 	client    dynamic.Interface
 	namespace string
-
-	mu        sync.Mutex
-	informers map[schema.GroupVersionResource]cache.SharedIndexInformer
-	started   map[schema.GroupVersionResource]bool
+	sharedInformers[schema.GroupVersionResource]
 }
 
 // NewDynamicFactory returns a factory of dynamic informers over client in namespace.
 func NewDynamicFactory(client dynamic.Interface, namespace string) *DynamicFactory {
-	return &DynamicFactory{client: client, namespace: namespace,
-		informers: map[schema.GroupVersionResource]cache.SharedIndexInformer{}, started: map[schema.GroupVersionResource]bool{}}
+	return &DynamicFactory{client: client, namespace: namespace, sharedInformers: newSharedInformers[schema.GroupVersionResource]()}
 }
 
 // ForResource returns the informer of gvr, made the first time.
 func (f *DynamicFactory) ForResource(gvr schema.GroupVersionResource) cache.SharedIndexInformer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	inf, ok := f.informers[gvr]
-	if !ok {
-		inf = DynamicInformer(f.client, gvr, f.namespace)
-		f.informers[gvr] = inf
-	}
-	return inf
+	return f.get(gvr, func() cache.SharedIndexInformer { return DynamicInformer(f.client, gvr, f.namespace) })
 }
 
 // Lister reads the store of gvr's informer.
 func (f *DynamicFactory) Lister(gvr schema.GroupVersionResource) cache.GenericLister {
 	return cache.NewGenericLister(f.ForResource(gvr).GetIndexer(), gvr.GroupResource())
-}
-
-// Start runs every informer not yet running until stop is closed.
-func (f *DynamicFactory) Start(stop <-chan struct{}) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for gvr, inf := range f.informers {
-		if !f.started[gvr] {
-			f.started[gvr] = true
-			go inf.Run(stop)
-		}
-	}
 }

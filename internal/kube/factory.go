@@ -2,7 +2,6 @@ package kube
 
 import (
 	"fmt"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
@@ -20,44 +19,24 @@ type Factory struct {
 	client    *Client // nil: informers for their stores only, never started
 	namespace string
 	transform cache.TransformFunc
-
-	mu        sync.Mutex
-	informers map[string]cache.SharedIndexInformer
-	started   map[string]bool
+	sharedInformers[string]
 }
 
 // NewFactory returns a factory of informers over client in namespace with transform (nil: none).
 func NewFactory(client *Client, namespace string, transform cache.TransformFunc) *Factory {
-	return &Factory{client: client, namespace: namespace, transform: transform,
-		informers: map[string]cache.SharedIndexInformer{}, started: map[string]bool{}}
+	return &Factory{client: client, namespace: namespace, transform: transform, sharedInformers: newSharedInformers[string]()}
 }
 
 // InformerFor returns the informer under key (the Go type of its objects), made by newInformer in the
 // factory's namespace the first time, with the factory's transform.
 func (f *Factory) InformerFor(key string, newInformer func(namespace string) cache.SharedIndexInformer) cache.SharedIndexInformer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if inf, ok := f.informers[key]; ok {
-		return inf
-	}
-	inf := newInformer(f.namespace)
-	if f.transform != nil {
-		_ = inf.SetTransform(f.transform) // a new informer has not started
-	}
-	f.informers[key] = inf
-	return inf
-}
-
-// Start runs every informer not yet running until stop is closed.
-func (f *Factory) Start(stop <-chan struct{}) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for key, inf := range f.informers {
-		if !f.started[key] {
-			f.started[key] = true
-			go inf.Run(stop)
+	return f.get(key, func() cache.SharedIndexInformer {
+		inf := newInformer(f.namespace)
+		if f.transform != nil {
+			_ = inf.SetTransform(f.transform) // a new informer has not started
 		}
-	}
+		return inf
+	})
 }
 
 // group is the REST client of a group version, nil without a client.
