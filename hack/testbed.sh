@@ -3,9 +3,11 @@
 # second run costs nothing. Prints the cache directory on its last line. Idempotent.
 #   etcd          Debian etcd-server
 #   kube-apiserver built from the Go module k8s.io/kubernetes
-#   coredns       built from the Go module github.com/coredns/coredns (includes the etcd and view plugins)
-#   external-dns  built from the Go module sigs.k8s.io/external-dns v0.21.0 and v0.23.0: the reference peers for
-#                 compatibility tests (v0.23.0 with Go 1.27, fetched by GOTOOLCHAIN from the module proxy)
+#   coredns       built from the Go module github.com/coredns/coredns with the plugins the tests' Corefiles use
+#                 (COREDNS_PLUGINS: etcd and view among them)
+#   external-dns  built from the Go module sigs.k8s.io/external-dns v0.21.0 and v0.23.0 with the providers the
+#                 tests select (EXTERNAL_DNS_PROVIDERS): the reference peers for compatibility tests (v0.23.0
+#                 with Go 1.27, fetched by GOTOOLCHAIN from the module proxy)
 #   named         Debian bind9 (RFC 2136 provider tests), with bind9-utils (tsig-keygen) and dig/nsupdate
 #   pdns_server   Debian pdns-server with the sqlite3 backend (PowerDNS provider tests)
 #   dnsperf       Debian dnsperf (DNS server benchmarks)
@@ -78,7 +80,7 @@ GO
 }
 
 # go_install_cached NAME MODULE VERSION MINUTES: go install MODULE@vVERSION into the cache as NAME-vVERSION,
-# with NAME linked to it. For servers whose module has no replace directives (CoreDNS, external-dns).
+# with NAME linked to it. For servers whose module has no replace directives (Helm).
 go_install_cached() {
   local name=$1 module=$2 version=$3 minutes=$4
   local out="$CACHE/$name-v$version"
@@ -91,34 +93,119 @@ go_install_cached() {
   rm -rf "$work"
 }
 
-# build_external_dns_next builds external-dns v0.23.0, the second reference peer: `go install` cannot, because
-# three of its dependencies are not served by every module proxy. The civo and exoscale providers (whose
-# SDKs are among them) are removed, and openshift/api is pinned to the version v0.21.0 uses; every source
-# and every other provider is the released code.
-build_external_dns_next() {
-  local version=$EXTERNAL_DNS_NEXT_VERSION
-  local out="$CACHE/external-dns-v$version"
-  [ -x "$out" ] && return 0
-  log "building external-dns v$version with $EXTERNAL_DNS_NEXT_TOOLCHAIN (about 5 minutes on 2 cores)"
-  local work; work=$(mktemp -d)
-  export GOTOOLCHAIN=$EXTERNAL_DNS_NEXT_TOOLCHAIN GOFLAGS=-mod=mod
-  local dir
-  dir=$(cd "$work" && go mod init throwaway >/dev/null 2>&1 && go mod download -json "sigs.k8s.io/external-dns@v$version" |
-    sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-  [ -n "$dir" ] || { log "external-dns v$version: module download failed"; return 1; }
-  cp -r "$dir" "$work/src" && chmod -R u+w "$work/src"
-  (
-    cd "$work/src"
-    rm -rf provider/civo provider/exoscale
-    sed -i -e '/external-dns\/provider\/civo"/d' -e '/external-dns\/provider\/exoscale"/d' \
-      -e '/externaldns.ProviderCivo/d' -e '/externaldns.ProviderExoscale/d' provider/factory/provider.go
-    go mod edit -droprequire github.com/civo/civogo -droprequire github.com/exoscale/egoscale/v3 \
-      -replace github.com/openshift/api=github.com/openshift/api@v0.0.0-20251015095338-264e80a2b6e7
-    CGO_ENABLED=0 go build -trimpath -o "$out.tmp" \
-      -ldflags "-X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=v$version" .
-  )
-  mv "$out.tmp" "$out"
-  rm -rf "$work"
+# set_tag WORD...: a short name for a set of plugins or providers, for the cache file name of a server built
+# with only those, so that a binary built with another set (or a whole one from before) is never taken for it.
+set_tag() {
+  printf '%s\n' "$@" | sort -u | sha256sum | cut -c1-8
+}
+
+# The CoreDNS plugins the tests' Corefiles use (internal/testbed/coredns.go, test/e2e/views_test.go, the
+# dnsperf benchmark's cache), plus log, health and ready for a person debugging a Corefile by hand.
+COREDNS_PLUGINS=${COREDNS_PLUGINS:-bind cache errors etcd health log ready view}
+
+# build_coredns: CoreDNS with only COREDNS_PLUGINS compiled in, CoreDNS's own way of choosing plugins
+# (what plugin.cfg generates): a main package that imports coremain and each plugin, with the directive
+# order cut down from the release's own list. Every plugin is the released code, at the versions the
+# release's go.mod selects. A Corefile naming another plugin fails to load ("unknown directive").
+# Cached as coredns-vVERSION-TAG (TAG names the plugin set), linked as coredns.
+build_coredns() {
+  local version=$COREDNS_VERSION
+  local name="coredns-v$version-plugins-$(set_tag $COREDNS_PLUGINS)"
+  local out="$CACHE/$name"
+  if [ ! -x "$out" ]; then
+    log "building coredns v$version (plugins: $COREDNS_PLUGINS; about 2 minutes on 2 cores)"
+    local work; work=$(mktemp -d)
+    (
+      cd "$work"
+      export GOFLAGS=-mod=mod
+      go mod init corednsbuild >/dev/null 2>&1
+      go mod edit -require "github.com/coredns/coredns@v$version"
+      local dir
+      dir=$(go mod download -json "github.com/coredns/coredns@v$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+      [ -n "$dir" ] || { log "coredns v$version: module download failed"; exit 1; }
+      local p order=""
+      for p in $COREDNS_PLUGINS; do
+        grep -q "^[[:space:]]*\"$p\",\$" "$dir/core/dnsserver/zdirectives.go" || { log "coredns v$version has no plugin $p"; exit 1; }
+      done
+      # The release's directive order, keeping only the chosen plugins.
+      for p in $(sed -n 's/^[[:space:]]*"\([a-z0-9_]*\)",$/\1/p' "$dir/core/dnsserver/zdirectives.go"); do
+        case " $COREDNS_PLUGINS " in *" $p "*) order="$order\"$p\", " ;; esac
+      done
+      {
+        echo "package main"
+        echo
+        echo "import ("
+        echo "	\"github.com/coredns/coredns/core/dnsserver\""
+        echo "	\"github.com/coredns/coredns/coremain\""
+        for p in $COREDNS_PLUGINS; do echo "	_ \"github.com/coredns/coredns/plugin/$p\""; done
+        echo ")"
+        echo
+        echo "func init() { dnsserver.Directives = []string{$order} }"
+        echo
+        echo "func main() { coremain.Run() }"
+      } >main.go
+      go mod tidy >/dev/null
+      CGO_ENABLED=0 go build -trimpath -o "$out.tmp" .
+    )
+    mv "$out.tmp" "$out"
+    rm -rf "$work"
+  fi
+  ln -sf "$name" "$CACHE/coredns"
+}
+
+# The external-dns providers the tests run (--provider=...; coredns serves skydns too, azure serves
+# azure-private-dns). The reference peers are built with only these: the other providers' cloud SDKs are
+# most of external-dns's compile time and no test selects them. An unknown or removed provider name
+# still fails the way it did ("unknown dns provider"), and --help lists every flag, because flags are
+# declared apart from the providers (pkg/apis/externaldns).
+EXTERNAL_DNS_PROVIDERS=${EXTERNAL_DNS_PROVIDERS:-aws azure cloudflare coredns google inmemory pdns rfc2136 webhook}
+
+# build_external_dns VERSION TOOLCHAIN [ALIAS]: external-dns VERSION from a copy of its released module with every
+# provider outside EXTERNAL_DNS_PROVIDERS unregistered (its import and its line in the provider factory's
+# table removed); every source and every kept provider is the released code. TOOLCHAIN (empty: the local
+# go) is what its go.mod needs. Cached as external-dns-vVERSION-providers-TAG, linked as external-dns-vVERSION (and ALIAS).
+build_external_dns() {
+  local version=$1 toolchain=$2 alias=${3:-}
+  local name="external-dns-v$version-providers-$(set_tag $EXTERNAL_DNS_PROVIDERS)"
+  local out="$CACHE/$name"
+  if [ ! -x "$out" ]; then
+    log "building external-dns v$version${toolchain:+ with $toolchain} (providers: $EXTERNAL_DNS_PROVIDERS; about 3 minutes on 2 cores)"
+    local work; work=$(mktemp -d)
+    (
+      [ -n "$toolchain" ] && export GOTOOLCHAIN=$toolchain
+      export GOFLAGS=-mod=mod
+      local dir
+      dir=$(cd "$work" && go mod init throwaway >/dev/null 2>&1 && go mod download -json "sigs.k8s.io/external-dns@v$version" |
+        sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+      [ -n "$dir" ] || { log "external-dns v$version: module download failed"; exit 1; }
+      cp -r "$dir" "$work/src" && chmod -R u+w "$work/src"
+      cd "$work/src"
+      local factory=provider/factory/provider.go pkg kept
+      for pkg in $(sed -n 's#^[[:space:]]*"sigs.k8s.io/external-dns/provider/\([a-z0-9]*\)"$#\1#p' "$factory"); do
+        kept=""
+        for k in $EXTERNAL_DNS_PROVIDERS; do [ "$k" = "$pkg" ] && kept=1; done
+        [ -n "$kept" ] && continue
+        sed -i -e "\#\"sigs.k8s.io/external-dns/provider/$pkg\"\$#d" -e "/[[:space:]]$pkg\.New[A-Za-z]*,\$/d" "$factory"
+      done
+      # Every kept provider must still be registered: a factory laid out differently from the one this
+      # was written against fails here instead of building a peer without it.
+      for k in $EXTERNAL_DNS_PROVIDERS; do
+        grep -q "[[:space:]]$k\.New[A-Za-z]*,\$" "$factory" || { log "external-dns v$version: provider $k not in $factory"; exit 1; }
+      done
+      if [ "$version" = 0.23.0 ]; then
+        # Three of v0.23.0's dependencies are not served by every module proxy: the civo and exoscale SDKs
+        # (their providers are unregistered above) and the openshift/api version, pinned to v0.21.0's.
+        go mod edit -droprequire github.com/civo/civogo -droprequire github.com/exoscale/egoscale/v3 \
+          -replace github.com/openshift/api=github.com/openshift/api@v0.0.0-20251015095338-264e80a2b6e7
+      fi
+      CGO_ENABLED=0 go build -trimpath -o "$out.tmp" \
+        -ldflags "-X sigs.k8s.io/external-dns/pkg/apis/externaldns.Version=v$version" .
+    )
+    mv "$out.tmp" "$out"
+    rm -rf "$work"
+  fi
+  ln -sf "$name" "$CACHE/external-dns-v$version"
+  [ -z "$alias" ] || ln -sf "$name" "$CACHE/$alias"
 }
 
 apt_install etcd-server bind9 bind9-utils bind9-dnsutils pdns-server pdns-backend-sqlite3 sqlite3 dnsperf \
@@ -141,9 +228,9 @@ ln -sf /usr/bin/dnsperf "$CACHE/dnsperf"
 
 pids=()
 build_kube_apiserver & pids+=($!)
-go_install_cached coredns github.com/coredns/coredns "$COREDNS_VERSION" 3.5 & pids+=($!)
-go_install_cached external-dns sigs.k8s.io/external-dns "$EXTERNAL_DNS_VERSION" 5 & pids+=($!)
-build_external_dns_next & pids+=($!)
+build_coredns & pids+=($!)
+build_external_dns "$EXTERNAL_DNS_VERSION" "" external-dns & pids+=($!)
+build_external_dns "$EXTERNAL_DNS_NEXT_VERSION" "$EXTERNAL_DNS_NEXT_TOOLCHAIN" & pids+=($!)
 go_install_cached helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" 3 & pids+=($!)
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
