@@ -3,7 +3,9 @@ package bench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,8 +52,33 @@ func createNames(t *testing.T, p *builtin.Provider, from, to int) {
 
 func alwaysAlive() error { return nil }
 
+// checkedUnder returns a progress function for awaitAllAnswered that notes the serial of each full
+// check it starts, and what it noted; then, if not nil, runs at each start.
+func checkedUnder(then func()) (func(string), func() []uint32) {
+	var mu sync.Mutex
+	var serials []uint32
+	progress := func(msg string) {
+		var s uint32
+		if _, err := fmt.Sscanf(msg, "serial %d: checking", &s); err != nil {
+			return
+		}
+		mu.Lock()
+		serials = append(serials, s)
+		mu.Unlock()
+		if then != nil {
+			then()
+		}
+	}
+	return progress, func() []uint32 {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(serials)
+	}
+}
+
 // The watcher sees each batch's serial, and awaitAllAnswered returns only once the last of three
-// batches is served, under that batch's serial.
+// batches is served, under that batch's serial. Whether that is exact depends on when the last batch
+// lands: during the check that finds every name (which it may, on a loaded machine) or before it.
 func TestAwaitAllAnsweredWaitsForTheLastBatch(t *testing.T) {
 	p, probe := startBuiltin(t)
 	w := watchSerial(probe, "example.com", 5*time.Millisecond, nil)
@@ -63,7 +90,8 @@ func TestAwaitAllAnsweredWaitsForTheLastBatch(t *testing.T) {
 			createNames(t, p, b*n/3, (b+1)*n/3)
 		}
 	}()
-	conv, err := awaitAllAnswered(probe, w, n, probeName, 10*time.Second, alwaysAlive, func(string) {})
+	progress, checks := checkedUnder(nil)
+	conv, err := awaitAllAnswered(probe, w, n, probeName, 10*time.Second, alwaysAlive, progress)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,11 +99,49 @@ func TestAwaitAllAnsweredWaitsForTheLastBatch(t *testing.T) {
 	if len(h) != 4 {
 		t.Fatalf("serials seen: %+v, want the server's first and one per batch", h)
 	}
-	if conv.At.Serial != h[3].Serial || !conv.Exact {
-		t.Errorf("converged at %+v, want the last batch's serial %d, exactly", conv, h[3].Serial)
+	under := checks()
+	if len(under) == 0 {
+		t.Fatalf("converged at %+v without a full check", conv)
+	}
+	last := under[len(under)-1]
+	if conv.At.Serial != h[3].Serial || conv.Exact != (last == h[3].Serial) {
+		t.Errorf("converged at %+v after a check under serial %d, want the last batch's serial %d, exact only if checked under it", conv, last, h[3].Serial)
 	}
 	if conv.Checks < 1 || conv.Questions < n {
 		t.Errorf("checks %d, questions %d: the names were not all asked for", conv.Checks, conv.Questions)
+	}
+}
+
+// A batch served while the check that finds every name runs makes the result inexact: the names were
+// all answered by the new serial, but perhaps already under the one checked.
+func TestAwaitAllAnsweredInexactWhenTheSerialMovesDuringTheCheck(t *testing.T) {
+	p, probe := startBuiltin(t)
+	const n = 1000
+	createNames(t, p, 0, n)
+	w := watchSerial(probe, "example.com", 5*time.Millisecond, nil)
+	defer w.stop()
+	var once sync.Once
+	progress, checks := checkedUnder(func() {
+		once.Do(func() {
+			before, changed, _ := w.latest()
+			createNames(t, p, n, n+1)
+			select {
+			case <-changed:
+			case <-time.After(5 * time.Second):
+				t.Errorf("the watcher did not see the serial move from %d", before.Serial)
+			}
+		})
+	})
+	conv, err := awaitAllAnswered(probe, w, n, probeName, 10*time.Second, alwaysAlive, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := w.history()
+	if len(h) != 2 || fmt.Sprint(checks()) != fmt.Sprint([]uint32{h[0].Serial}) {
+		t.Fatalf("serials seen %+v, checks under %v: want one check under the first of two", h, checks())
+	}
+	if conv.At.Serial != h[1].Serial || conv.Exact {
+		t.Errorf("converged at %+v, want serial %d, not exact", conv, h[1].Serial)
 	}
 }
 
