@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Call is one entry of the call log: every API request, including refused,
@@ -22,68 +24,26 @@ type Call struct {
 
 // Counters count calls per operation, errors per "operation:code" and the
 // number of 429 answers.
-type Counters struct {
-	Calls     map[string]int `json:"calls"`
-	Errors    map[string]int `json:"errors"`
-	Throttled int            `json:"throttled"`
-	Total     int            `json:"total"`
-}
-
-func newCounters() Counters {
-	return Counters{Calls: map[string]int{}, Errors: map[string]int{}}
-}
-
-// maxCalls bounds the call log so a long-running emulator cannot grow
-// without limit; the oldest entries go first.
-const maxCalls = 100000
+type Counters = emucontrol.Counters
 
 func (s *Server) record(r *http.Request, op, zoneID string, status, code int) {
 	retry, _ := strconv.Atoi(r.Header.Get("X-Stainless-Retry-Count"))
-	c := Call{
+	errCode := ""
+	if code != 0 {
+		errCode = strconv.Itoa(code)
+	}
+	s.calls.Add(Call{
 		Time: s.now(), Operation: op, ZoneID: zoneID, Method: r.Method, Path: r.URL.Path,
 		Query: r.URL.RawQuery, Retry: retry, Status: status, ErrorCode: code,
-	}
-	if len(s.calls) >= maxCalls {
-		s.calls = append(s.calls[:0], s.calls[len(s.calls)-maxCalls+1:]...)
-	}
-	s.calls = append(s.calls, c)
-	s.counters.Calls[op]++
-	s.counters.Total++
-	if code != 0 {
-		s.counters.Errors[op+":"+strconv.Itoa(code)]++
-	}
-	if status == http.StatusTooManyRequests {
-		s.counters.Throttled++
-	}
+	}, op, status, errCode)
 	s.log.Debug("cloudflareemu call", "op", op, "zone", zoneID, "status", status, "code", code, "retry", retry)
 }
 
 // Calls returns a copy of the call log, oldest first.
-func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Call(nil), s.calls...)
-}
+func (s *Server) Calls() []Call { return s.calls.Calls() }
 
 // Counters returns a copy of the counters.
-func (s *Server) Counters() Counters {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := newCounters()
-	for k, v := range s.counters.Calls {
-		out.Calls[k] = v
-	}
-	for k, v := range s.counters.Errors {
-		out.Errors[k] = v
-	}
-	out.Throttled, out.Total = s.counters.Throttled, s.counters.Total
-	return out
-}
+func (s *Server) Counters() Counters { return s.calls.Counters() }
 
 // ClearCalls empties the call log and counters, keeping all other state.
-func (s *Server) ClearCalls() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = nil
-	s.counters = newCounters()
-}
+func (s *Server) ClearCalls() { s.calls.Clear() }

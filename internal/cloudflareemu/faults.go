@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Fault is an error injected on demand. It matches API calls by operation and
@@ -23,8 +25,6 @@ type Fault struct {
 	Count      int           `json:"count,omitempty"`
 	Duration   time.Duration `json:"-"`                    // the control API takes "duration":"30s"
 	RetryAfter int           `json:"retryAfter,omitempty"` // seconds, for 429; default 1
-	fired      int
-	until      time.Time
 }
 
 // BatchFailure makes every batch that touches a record named RecordName (and
@@ -40,31 +40,25 @@ type BatchFailure struct {
 	Message       string `json:"message,omitempty"`
 	IncludeSingle bool   `json:"includeSingle,omitempty"`
 	Count         int    `json:"count,omitempty"`
-	fired         int
 }
 
 type faultState struct {
-	errs  []*Fault
-	batch []*BatchFailure
+	errs  emucontrol.FaultList[Fault]
+	batch emucontrol.FaultList[BatchFailure]
 }
 
 // AddFault installs a fault; faults are checked in the order they were added.
 func (s *Server) AddFault(f Fault) error {
-	if f.Status == 0 {
-		f.Status = http.StatusInternalServerError
-	}
-	if f.Status < 400 || f.Status > 599 {
-		return fmt.Errorf("fault status %d: want an HTTP error status (400–599)", f.Status)
+	var err error
+	if f.Status, err = emucontrol.ErrorStatus("fault", f.Status, http.StatusInternalServerError); err != nil {
+		return err
 	}
 	if f.Count < 0 || f.Duration < 0 || f.RetryAfter < 0 {
 		return fmt.Errorf("fault count, duration and retryAfter must not be negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if f.Duration > 0 {
-		f.until = s.now().Add(f.Duration)
-	}
-	s.faults.errs = append(s.faults.errs, &f)
+	s.faults.errs.Add(f, f.Count, s.now(), f.Duration)
 	return nil
 }
 
@@ -76,17 +70,13 @@ func (s *Server) FailBatches(b BatchFailure) error {
 	if b.Count < 0 {
 		return fmt.Errorf("batch failure: count must not be negative")
 	}
-	if b.Code == 0 {
-		b.Code = CodeBatchFault
-	}
-	if b.Message == "" {
-		b.Message = "Injected failure for record " + b.RecordName
-	}
+	b.Code = emucontrol.Or(b.Code, CodeBatchFault)
+	b.Message = emucontrol.Or(b.Message, "Injected failure for record "+b.RecordName)
 	b.RecordName = strings.TrimSuffix(strings.ToLower(b.RecordName), ".")
 	b.RecordType = strings.ToUpper(b.RecordType)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults.batch = append(s.faults.batch, &b)
+	s.faults.batch.Add(b, b.Count, s.now(), 0)
 	return nil
 }
 
@@ -102,96 +92,35 @@ func (s *Server) ClearFaults() {
 func (s *Server) Faults() ([]Fault, []BatchFailure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expireFaultsLocked()
-	errs := make([]Fault, 0, len(s.faults.errs))
-	for _, f := range s.faults.errs {
-		c := *f
-		if c.Count > 0 {
-			c.Count -= c.fired
-		}
-		if !c.until.IsZero() {
-			c.Duration = c.until.Sub(s.now())
-		}
-		c.fired, c.until = 0, time.Time{}
-		errs = append(errs, c)
-	}
-	batch := make([]BatchFailure, 0, len(s.faults.batch))
-	for _, b := range s.faults.batch {
-		c := *b
-		if c.Count > 0 {
-			c.Count -= c.fired
-		}
-		c.fired = 0
-		batch = append(batch, c)
-	}
-	return errs, batch
-}
-
-func (s *Server) expireFaultsLocked() {
 	now := s.now()
-	kept := s.faults.errs[:0]
-	for _, f := range s.faults.errs {
-		if (f.Count > 0 && f.fired >= f.Count) || (!f.until.IsZero() && !now.Before(f.until)) {
-			continue
-		}
-		kept = append(kept, f)
-	}
-	s.faults.errs = kept
+	return s.faults.errs.List(now, func(f *Fault, left int, remaining time.Duration) { f.Count, f.Duration = left, remaining }),
+		s.faults.batch.List(now, func(b *BatchFailure, left int, _ time.Duration) { b.Count = left })
 }
 
 func (f *Fault) apiError() *apiError {
-	code, msg := f.Code, f.Message
-	e := &apiError{status: f.Status}
-	switch {
-	case f.Status == http.StatusTooManyRequests:
-		code, msg = orInt(code, CodeRateLimited), orString(msg, msgRateLimited)
-		e.retryAfter = strconv.Itoa(orInt(f.RetryAfter, 1))
-	case f.Status >= 500:
-		code, msg = orInt(code, CodeInternal), orString(msg, "Internal server error (injected)")
-	default:
-		code, msg = orInt(code, 1000), orString(msg, "Injected fault")
+	code, msg := emucontrol.WordingByStatus[int]{
+		Throttled:   emucontrol.Wording[int]{Code: CodeRateLimited, Message: msgRateLimited},
+		ServerError: emucontrol.Wording[int]{Code: CodeInternal, Message: "Internal server error (injected)"},
+		Other:       emucontrol.Wording[int]{Code: 1000, Message: "Injected fault"},
+	}.Fill(f.Status, f.Code, f.Message)
+	e := newErr(f.Status, code, msg)
+	if f.Status == http.StatusTooManyRequests {
+		e.retryAfter = strconv.Itoa(emucontrol.Or(f.RetryAfter, 1))
 	}
-	e.errors = []errorDetail{{Code: code, Message: msg}}
 	return e
 }
 
 // batchFailureLocked returns the injected failure for a record touched by a
 // request (single or batch), counting it as fired.
 func (s *Server) batchFailureLocked(zoneID, name, typ string, single bool) *apiError {
-	for i, b := range s.faults.batch {
-		if (b.ZoneID != "" && b.ZoneID != zoneID) || b.RecordName != name || (b.RecordType != "" && b.RecordType != typ) {
-			continue
-		}
-		if single && !b.IncludeSingle {
-			continue
-		}
-		b.fired++
-		if b.Count > 0 && b.fired >= b.Count {
-			s.faults.batch = append(s.faults.batch[:i:i], s.faults.batch[i+1:]...)
-		}
-		return newErr(http.StatusBadRequest, b.Code, b.Message)
+	b, ok := s.faults.batch.Fire(s.now(), func(b *BatchFailure) bool {
+		return (b.ZoneID == "" || b.ZoneID == zoneID) && b.RecordName == name && (b.RecordType == "" || b.RecordType == typ) &&
+			(!single || b.IncludeSingle)
+	})
+	if !ok {
+		return nil
 	}
-	return nil
-}
-
-func orInt(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
-func orString(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
-
-// tokenBucket is the per-credential request quota.
-type tokenBucket struct {
-	tokens float64
-	last   time.Time
+	return newErr(http.StatusBadRequest, b.Code, b.Message)
 }
 
 // admitLocked applies authentication, injected faults and the rate limit, in
@@ -201,44 +130,17 @@ func (s *Server) admitLocked(r *http.Request, op, zoneID string, _ []byte) *apiE
 	if e != nil {
 		return e
 	}
-	s.expireFaultsLocked()
-	for _, f := range s.faults.errs {
-		if (f.Operation != "" && f.Operation != op) || (f.ZoneID != "" && f.ZoneID != zoneID) {
-			continue
-		}
-		f.fired++
+	if f, ok := s.faults.errs.Fire(s.now(), func(f *Fault) bool {
+		return (f.Operation == "" || f.Operation == op) && (f.ZoneID == "" || f.ZoneID == zoneID)
+	}); ok {
 		return f.apiError()
 	}
-	s.restoreRateLocked()
-	if s.opts.RateLimit > 0 {
-		if wait, ok := s.takeTokenLocked(cred); !ok {
-			e := newErr(http.StatusTooManyRequests, CodeRateLimited, msgRateLimited)
-			e.retryAfter = strconv.Itoa(int(math.Max(1, math.Ceil(wait.Seconds()))))
-			return e
-		}
+	if wait, ok := s.limiter.Take(s.now(), cred); !ok {
+		e := newErr(http.StatusTooManyRequests, CodeRateLimited, msgRateLimited)
+		e.retryAfter = strconv.Itoa(int(math.Max(1, math.Ceil(wait.Seconds()))))
+		return e
 	}
 	return nil
-}
-
-// takeTokenLocked takes one token, or reports how long until one is free.
-func (s *Server) takeTokenLocked(cred string) (time.Duration, bool) {
-	burst := float64(s.opts.Burst)
-	if burst <= 0 {
-		burst = math.Max(1, math.Ceil(s.opts.RateLimit))
-	}
-	now := s.now()
-	b, ok := s.buckets[cred]
-	if !ok {
-		b = &tokenBucket{tokens: burst, last: now}
-		s.buckets[cred] = b
-	}
-	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*s.opts.RateLimit)
-	b.last = now
-	if b.tokens < 1 {
-		return time.Duration((1 - b.tokens) / s.opts.RateLimit * float64(time.Second)), false
-	}
-	b.tokens--
-	return 0, true
 }
 
 // SetRateLimit changes the per-credential rate (0 disables) and burst.
@@ -250,34 +152,11 @@ func (s *Server) SetRateLimit(perSecond float64, burst int) error {
 // which the setting in force before the call returns; e.g. throttle to 4
 // requests per second for 60 s in the middle of a test.
 func (s *Server) SetRateLimitFor(perSecond float64, burst int, d time.Duration) error {
-	if perSecond < 0 || burst < 0 || d < 0 || math.IsNaN(perSecond) || math.IsInf(perSecond, 0) {
+	if !emucontrol.ValidRate(perSecond) || burst < 0 || d < 0 {
 		return fmt.Errorf("rate limit: requestsPerSecond, burst and duration must be finite and not negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.restoreRateLocked()
-	if d > 0 {
-		s.rateWindow = &rateWindow{until: s.now().Add(d), rate: s.opts.RateLimit, burst: s.opts.Burst}
-	}
-	s.opts.RateLimit = perSecond
-	s.opts.Burst = burst
-	s.buckets = map[string]*tokenBucket{}
+	s.limiter.SetFor(s.now(), perSecond, burst, d)
 	return nil
-}
-
-// rateWindow remembers the setting a timed rate limit replaced.
-type rateWindow struct {
-	until time.Time
-	rate  float64
-	burst int
-}
-
-// restoreRateLocked ends an expired timed rate limit.
-func (s *Server) restoreRateLocked() {
-	if s.rateWindow == nil || s.now().Before(s.rateWindow.until) {
-		return
-	}
-	s.opts.RateLimit, s.opts.Burst = s.rateWindow.rate, s.rateWindow.burst
-	s.rateWindow = nil
-	s.buckets = map[string]*tokenBucket{}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Seed is initial state: zones with their records. Records go through the
@@ -123,19 +125,19 @@ func (s *Server) createZoneLocked(sz SeedZone) (*zone, error) {
 			return nil, fmt.Errorf("zone %s already exists (id %s)", name, o.id)
 		}
 	}
-	status := orString(sz.Status, "active")
+	status := emucontrol.Or(sz.Status, "active")
 	switch status {
 	case "active", "pending", "initializing", "moved":
 	default:
 		return nil, fmt.Errorf("status %q: want active, pending, initializing or moved", sz.Status)
 	}
-	plan := orString(sz.Plan, "free")
+	plan := emucontrol.Or(sz.Plan, "free")
 	if _, ok := plans[plan]; !ok {
 		return nil, fmt.Errorf("plan %q: want free, pro, business or enterprise", sz.Plan)
 	}
 	z := &zone{
 		id: id, name: name, status: status, plan: plan, paused: sz.Paused,
-		accountID: orString(sz.AccountID, DefaultAccountID), accountName: orString(sz.AccountName, "Emulated account"),
+		accountID: emucontrol.Or(sz.AccountID, DefaultAccountID), accountName: emucontrol.Or(sz.AccountName, "Emulated account"),
 		createdOn: s.now(), records: map[string]*record{},
 		custom: map[string]*customHostname{}, regional: map[string]*regionalHostname{},
 	}

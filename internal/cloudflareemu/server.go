@@ -10,13 +10,13 @@ package cloudflareemu
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // APIPrefix is the root of the emulated API. Point clients at
@@ -59,12 +59,9 @@ type Server struct {
 	opts    Options
 	st      *state
 	faults  faultState
-	buckets map[string]*tokenBucket
-	// rateWindow is set while a timed rate limit (SetRateLimitFor) is in force.
-	rateWindow *rateWindow
-	calls      []Call
-	counters   Counters
-	log        *slog.Logger
+	limiter emucontrol.RateLimiter
+	calls   emucontrol.CallLog[Call]
+	log     *slog.Logger
 }
 
 // New returns an emulator with no zones.
@@ -77,6 +74,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log}
+	s.limiter.Set(opts.RateLimit, opts.Burst)
 	s.resetLocked()
 	return s
 }
@@ -98,28 +96,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // if not nil, receives the base URL (http://host:port, without /client/v4/)
 // once the listener is bound.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	if ready != nil {
-		ready("http://" + ln.Addr().String())
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		<-ctx.Done()
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-	}()
-	err = srv.Serve(ln)
-	<-done
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return emucontrol.ListenAndServe(ctx, addr, s, nil, ready)
 }
 
 // resetLocked drops all zones, records, hostnames, faults and the call log.
@@ -127,9 +104,8 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url
 func (s *Server) resetLocked() {
 	s.st = newState()
 	s.faults = faultState{}
-	s.buckets = map[string]*tokenBucket{}
-	s.calls = nil
-	s.counters = newCounters()
+	s.limiter.Refill()
+	s.calls.Clear()
 }
 
 // Reset returns the emulator to an empty state.
