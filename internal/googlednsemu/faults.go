@@ -2,10 +2,11 @@ package googlednsemu
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Fault is an error injected on demand. It matches API calls by operation
@@ -22,8 +23,6 @@ type Fault struct {
 	Message   string        `json:"message,omitempty"`
 	Count     int           `json:"count,omitempty"`
 	Duration  time.Duration `json:"-"` // the control API takes "duration":"30s"
-	fired     int
-	until     time.Time
 }
 
 // ChangeFailure makes every change touching a record set named RecordName
@@ -38,32 +37,26 @@ type ChangeFailure struct {
 	Reason     string `json:"reason,omitempty"`
 	Message    string `json:"message,omitempty"`
 	Count      int    `json:"count,omitempty"`
-	fired      int
 }
 
 type faultState struct {
-	errs    []*Fault
-	changes []*ChangeFailure
+	errs    emucontrol.FaultList[Fault]
+	changes emucontrol.FaultList[ChangeFailure]
 }
 
 // AddFault installs a fault; faults are checked in the order they were added,
 // before the rate limit.
 func (s *Server) AddFault(f Fault) error {
-	if f.Status == 0 {
-		f.Status = http.StatusInternalServerError
-	}
-	if f.Status < 400 || f.Status > 599 {
-		return fmt.Errorf("fault status %d: want an HTTP error status (400–599)", f.Status)
+	var err error
+	if f.Status, err = emucontrol.ErrorStatus("fault", f.Status, http.StatusInternalServerError); err != nil {
+		return err
 	}
 	if f.Count < 0 || f.Duration < 0 {
 		return fmt.Errorf("fault count and duration must not be negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if f.Duration > 0 {
-		f.until = s.now().Add(f.Duration)
-	}
-	s.faults.errs = append(s.faults.errs, &f)
+	s.faults.errs.Add(f, f.Count, s.now(), f.Duration)
 	return nil
 }
 
@@ -76,22 +69,16 @@ func (s *Server) FailChanges(c ChangeFailure) error {
 	if c.Count < 0 {
 		return fmt.Errorf("change failure: count must not be negative")
 	}
-	if c.Status == 0 {
-		c.Status = http.StatusBadRequest
+	var err error
+	if c.Status, err = emucontrol.ErrorStatus("change failure", c.Status, http.StatusBadRequest); err != nil {
+		return err
 	}
-	if c.Status < 400 || c.Status > 599 {
-		return fmt.Errorf("change failure status %d: want an HTTP error status (400–599)", c.Status)
-	}
-	if c.Reason == "" {
-		c.Reason = "invalid"
-	}
-	if c.Message == "" {
-		c.Message = "Injected failure for record set " + name
-	}
+	c.Reason = emucontrol.Or(c.Reason, "invalid")
+	c.Message = emucontrol.Or(c.Message, "Injected failure for record set "+name)
 	c.RecordName, c.RecordType = name, strings.ToUpper(c.RecordType)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults.changes = append(s.faults.changes, &c)
+	s.faults.changes.Add(c, c.Count, s.now(), 0)
 	return nil
 }
 
@@ -107,141 +94,64 @@ func (s *Server) ClearFaults() {
 func (s *Server) Faults() ([]Fault, []ChangeFailure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expireFaultsLocked()
-	errs := make([]Fault, 0, len(s.faults.errs))
-	for _, f := range s.faults.errs {
-		c := *f
-		if c.Count > 0 {
-			c.Count -= c.fired
-		}
-		if !c.until.IsZero() {
-			c.Duration = c.until.Sub(s.now())
-		}
-		c.fired, c.until = 0, time.Time{}
-		errs = append(errs, c)
-	}
-	chg := make([]ChangeFailure, 0, len(s.faults.changes))
-	for _, c := range s.faults.changes {
-		cc := *c
-		if cc.Count > 0 {
-			cc.Count -= cc.fired
-		}
-		cc.fired = 0
-		chg = append(chg, cc)
-	}
-	return errs, chg
-}
-
-func (s *Server) expireFaultsLocked() {
 	now := s.now()
-	kept := s.faults.errs[:0]
-	for _, f := range s.faults.errs {
-		if (f.Count > 0 && f.fired >= f.Count) || (!f.until.IsZero() && !now.Before(f.until)) {
-			continue
-		}
-		kept = append(kept, f)
-	}
-	s.faults.errs = kept
+	return s.faults.errs.List(now, func(f *Fault, left int, remaining time.Duration) { f.Count, f.Duration = left, remaining }),
+		s.faults.changes.List(now, func(c *ChangeFailure, left int, _ time.Duration) { c.Count = left })
 }
 
 func (f *Fault) apiError() *apiError {
-	reason, msg := f.Reason, f.Message
-	switch {
-	case f.Status == http.StatusTooManyRequests:
-		reason, msg = orString(reason, "rateLimitExceeded"), orString(msg, "Rate limit exceeded (injected).")
-	case f.Status >= 500:
-		reason, msg = orString(reason, "backendError"), orString(msg, "Internal error encountered (injected).")
-	default:
-		reason, msg = orString(reason, "invalid"), orString(msg, "Injected fault.")
-	}
+	reason, msg := emucontrol.WordingByStatus[string]{
+		Throttled:   emucontrol.Wording[string]{Code: "rateLimitExceeded", Message: "Rate limit exceeded (injected)."},
+		ServerError: emucontrol.Wording[string]{Code: "backendError", Message: "Internal error encountered (injected)."},
+		Other:       emucontrol.Wording[string]{Code: "invalid", Message: "Injected fault."},
+	}.Fill(f.Status, f.Reason, f.Message)
 	return newErr(f.Status, reason, msg)
 }
 
 // changeFailureLocked returns the injected failure for a change touching a
 // chosen record set, counting it as fired.
 func (s *Server) changeFailureLocked(z *zone, c *change) *apiError {
-	for i, f := range s.faults.changes {
+	f, ok := s.faults.changes.Fire(s.now(), func(f *ChangeFailure) bool {
 		if f.Zone != "" && f.Zone != z.name && f.Zone != formatID(z.id) {
-			continue
+			return false
 		}
-		hit := false
 		for _, r := range append(append([]*rrset{}, c.deletions...), c.additions...) {
-			hit = hit || (r.name == f.RecordName && (f.RecordType == "" || f.RecordType == r.typ))
+			if r.name == f.RecordName && (f.RecordType == "" || f.RecordType == r.typ) {
+				return true
+			}
 		}
-		if !hit {
-			continue
-		}
-		f.fired++
-		if f.Count > 0 && f.fired >= f.Count {
-			s.faults.changes = append(s.faults.changes[:i:i], s.faults.changes[i+1:]...)
-		}
-		return newErr(f.Status, f.Reason, f.Message)
+		return false
+	})
+	if !ok {
+		return nil
 	}
-	return nil
-}
-
-func orString(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
-
-// tokenBucket is one project's request quota.
-type tokenBucket struct {
-	tokens float64
-	last   time.Time
+	return newErr(f.Status, f.Reason, f.Message)
 }
 
 // admitLocked applies injected faults and the per-project rate limit, in
 // that order.
 func (s *Server) admitLocked(op string, params map[string]string) *apiError {
-	s.expireFaultsLocked()
 	project, zoneRef := params["project"], params["managedZone"]
-	for _, f := range s.faults.errs {
-		if (f.Operation != "" && f.Operation != op) || (f.Project != "" && f.Project != project) || (f.Zone != "" && f.Zone != zoneRef) {
-			continue
-		}
-		f.fired++
+	if f, ok := s.faults.errs.Fire(s.now(), func(f *Fault) bool {
+		return (f.Operation == "" || f.Operation == op) && (f.Project == "" || f.Project == project) && (f.Zone == "" || f.Zone == zoneRef)
+	}); ok {
 		return f.apiError()
 	}
-	if s.opts.RateLimit > 0 && !s.takeTokenLocked(project) {
+	if _, ok := s.limiter.Take(s.now(), project); !ok {
 		return newErr(http.StatusTooManyRequests, "rateLimitExceeded",
 			"Quota exceeded for quota metric 'API requests' and limit 'API requests per second' of service 'dns.googleapis.com' for consumer 'project:"+project+"' (emulator limit).")
 	}
 	return nil
 }
 
-// takeTokenLocked takes one token from the project's bucket.
-func (s *Server) takeTokenLocked(project string) bool {
-	burst := float64(s.opts.Burst)
-	if burst <= 0 {
-		burst = math.Max(1, math.Ceil(s.opts.RateLimit))
-	}
-	now := s.now()
-	b, ok := s.buckets[project]
-	if !ok {
-		b = &tokenBucket{tokens: burst, last: now}
-		s.buckets[project] = b
-	}
-	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*s.opts.RateLimit)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
 // SetRateLimit changes the per-project rate (requests per second; 0
 // disables it) and burst, and refills every bucket.
 func (s *Server) SetRateLimit(perSecond float64, burst int) error {
-	if perSecond < 0 || burst < 0 || math.IsNaN(perSecond) || math.IsInf(perSecond, 0) {
+	if !emucontrol.ValidRate(perSecond) || burst < 0 {
 		return fmt.Errorf("rate limit: requestsPerSecond and burst must be finite and not negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.opts.RateLimit, s.opts.Burst = perSecond, burst
-	s.buckets = map[string]*tokenBucket{}
+	s.limiter.Set(perSecond, burst)
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Seed is initial state: projects with their managed zones and record sets.
@@ -114,7 +116,7 @@ func (s *Server) createZoneLocked(p *project, sz SeedZone) (*zone, error) {
 	if !ok || strings.HasPrefix(dnsName, "*.") {
 		return nil, fmt.Errorf("dnsName %q is not a DNS name", sz.DNSName)
 	}
-	vis := orString(sz.Visibility, "public")
+	vis := emucontrol.Or(sz.Visibility, "public")
 	switch {
 	case vis != "public" && vis != "private":
 		return nil, fmt.Errorf("visibility %q: want public or private", sz.Visibility)

@@ -11,13 +11,13 @@ package googlednsemu
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // APIPrefix is the root of the emulated API; clients take the server's base
@@ -64,9 +64,8 @@ type Server struct {
 	st      *state
 	tokens  map[string]*accessToken
 	faults  faultState
-	buckets map[string]*tokenBucket
-	calls   []Call
-	counter Counters
+	limiter emucontrol.RateLimiter
+	calls   emucontrol.CallLog[Call]
 	log     *slog.Logger
 }
 
@@ -83,6 +82,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log}
+	s.limiter.Set(opts.RateLimit, opts.Burst)
 	s.resetLocked()
 	return s
 }
@@ -106,28 +106,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // if not nil, receives the base URL (http://host:port) once the listener is
 // bound.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	if ready != nil {
-		ready("http://" + ln.Addr().String())
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		<-ctx.Done()
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-	}()
-	err = srv.Serve(ln)
-	<-done
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return emucontrol.ListenAndServe(ctx, addr, s, nil, ready)
 }
 
 // resetLocked drops projects, zones, issued tokens, faults and the call log.
@@ -136,9 +115,8 @@ func (s *Server) resetLocked() {
 	s.st = newState()
 	s.tokens = map[string]*accessToken{}
 	s.faults = faultState{}
-	s.buckets = map[string]*tokenBucket{}
-	s.calls = nil
-	s.counter = newCounters()
+	s.limiter.Refill()
+	s.calls.Clear()
 }
 
 // Reset returns the emulator to an empty state.
