@@ -3,6 +3,8 @@ package azurednsemu
 import (
 	"net/http"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Call is one entry of the call log: every request to ARM and to the
@@ -22,62 +24,20 @@ type Call struct {
 
 // Counters count calls per operation, errors per "operation:code" and
 // the number of 429 answers.
-type Counters struct {
-	Calls     map[string]int `json:"calls"`
-	Errors    map[string]int `json:"errors"`
-	Throttled int            `json:"throttled"`
-	Total     int            `json:"total"`
-}
-
-func newCounters() Counters { return Counters{Calls: map[string]int{}, Errors: map[string]int{}} }
-
-// maxCalls bounds the call log; the oldest entries go first.
-const maxCalls = 100000
+type Counters = emucontrol.Counters
 
 func (s *Server) record(r *http.Request, op string, params map[string]string, status int, code string) {
 	c := Call{Time: s.now(), Operation: op, Subscription: params["subscriptionId"], ResourceGroup: params["resourceGroupName"],
 		Zone: params["zoneName"] + params["privateZoneName"], Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Status: status, Code: code}
-	if len(s.calls) >= maxCalls {
-		s.calls = append(s.calls[:0], s.calls[len(s.calls)-maxCalls+1:]...)
-	}
-	s.calls = append(s.calls, c)
-	s.counter.Calls[op]++
-	s.counter.Total++
-	if code != "" {
-		s.counter.Errors[op+":"+code]++
-	}
-	if status == http.StatusTooManyRequests {
-		s.counter.Throttled++
-	}
+	s.calls.Add(c, op, status, code)
 	s.log.Debug("azurednsemu call", "op", op, "zone", c.Zone, "status", status, "code", code)
 }
 
 // Calls returns a copy of the call log, oldest first.
-func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Call(nil), s.calls...)
-}
+func (s *Server) Calls() []Call { return s.calls.Calls() }
 
 // Counters returns a copy of the counters.
-func (s *Server) Counters() Counters {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := newCounters()
-	for k, v := range s.counter.Calls {
-		out.Calls[k] = v
-	}
-	for k, v := range s.counter.Errors {
-		out.Errors[k] = v
-	}
-	out.Throttled, out.Total = s.counter.Throttled, s.counter.Total
-	return out
-}
+func (s *Server) Counters() Counters { return s.calls.Counters() }
 
 // ClearCalls empties the call log and counters, keeping all other state.
-func (s *Server) ClearCalls() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = nil
-	s.counter = newCounters()
-}
+func (s *Server) ClearCalls() { s.calls.Clear() }

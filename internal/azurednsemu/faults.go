@@ -2,10 +2,11 @@ package azurednsemu
 
 import (
 	"fmt"
-	"math"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Fault is an error injected on demand. It matches ARM calls by operation
@@ -26,8 +27,6 @@ type Fault struct {
 	RetryAfter    int           `json:"retryAfter,omitempty"`
 	Count         int           `json:"count,omitempty"`
 	Duration      time.Duration `json:"-"` // the control API takes "duration":"30s"
-	fired         int
-	until         time.Time
 }
 
 // WriteFailure makes every write (PUT, PATCH, DELETE) of a record set named
@@ -43,32 +42,26 @@ type WriteFailure struct {
 	Code       string `json:"code,omitempty"`
 	Message    string `json:"message,omitempty"`
 	Count      int    `json:"count,omitempty"`
-	fired      int
 }
 
 type faultState struct {
-	errs   []*Fault
-	writes []*WriteFailure
+	errs   emucontrol.FaultList[Fault]
+	writes emucontrol.FaultList[WriteFailure]
 }
 
 // AddFault installs a fault; faults are checked in the order they were
 // added, before the rate limit.
 func (s *Server) AddFault(f Fault) error {
-	if f.Status == 0 {
-		f.Status = http.StatusInternalServerError
-	}
-	if f.Status < 400 || f.Status > 599 {
-		return fmt.Errorf("fault status %d: want an HTTP error status (400–599)", f.Status)
+	var err error
+	if f.Status, err = emucontrol.ErrorStatus("fault", f.Status, http.StatusInternalServerError); err != nil {
+		return err
 	}
 	if f.Count < 0 || f.Duration < 0 || f.RetryAfter < 0 {
 		return fmt.Errorf("fault count, duration and retryAfter must not be negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if f.Duration > 0 {
-		f.until = s.now().Add(f.Duration)
-	}
-	s.faults.errs = append(s.faults.errs, &f)
+	s.faults.errs.Add(f, f.Count, s.now(), f.Duration)
 	return nil
 }
 
@@ -80,22 +73,16 @@ func (s *Server) FailWrites(w WriteFailure) error {
 	if w.Count < 0 {
 		return fmt.Errorf("write failure: count must not be negative")
 	}
-	if w.Status == 0 {
-		w.Status = http.StatusBadRequest
+	var err error
+	if w.Status, err = emucontrol.ErrorStatus("write failure", w.Status, http.StatusBadRequest); err != nil {
+		return err
 	}
-	if w.Status < 400 || w.Status > 599 {
-		return fmt.Errorf("write failure status %d: want an HTTP error status (400–599)", w.Status)
-	}
-	if w.Code == "" {
-		w.Code = "BadRequest"
-	}
-	if w.Message == "" {
-		w.Message = "Injected failure for record set " + w.RecordName + "."
-	}
+	w.Code = emucontrol.Or(w.Code, "BadRequest")
+	w.Message = emucontrol.Or(w.Message, "Injected failure for record set "+w.RecordName+".")
 	w.RecordType = strings.ToUpper(w.RecordType)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults.writes = append(s.faults.writes, &w)
+	s.faults.writes.Add(w, w.Count, s.now(), 0)
 	return nil
 }
 
@@ -111,59 +98,20 @@ func (s *Server) ClearFaults() {
 func (s *Server) Faults() ([]Fault, []WriteFailure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.expireFaultsLocked()
-	errs := make([]Fault, 0, len(s.faults.errs))
-	for _, f := range s.faults.errs {
-		c := *f
-		if c.Count > 0 {
-			c.Count -= c.fired
-		}
-		if !c.until.IsZero() {
-			c.Duration = c.until.Sub(s.now())
-		}
-		c.fired, c.until = 0, time.Time{}
-		errs = append(errs, c)
-	}
-	ws := make([]WriteFailure, 0, len(s.faults.writes))
-	for _, w := range s.faults.writes {
-		c := *w
-		if c.Count > 0 {
-			c.Count -= c.fired
-		}
-		c.fired = 0
-		ws = append(ws, c)
-	}
-	return errs, ws
-}
-
-func (s *Server) expireFaultsLocked() {
 	now := s.now()
-	kept := s.faults.errs[:0]
-	for _, f := range s.faults.errs {
-		if (f.Count > 0 && f.fired >= f.Count) || (!f.until.IsZero() && !now.Before(f.until)) {
-			continue
-		}
-		kept = append(kept, f)
-	}
-	s.faults.errs = kept
+	return s.faults.errs.List(now, func(f *Fault, left int, remaining time.Duration) { f.Count, f.Duration = left, remaining }),
+		s.faults.writes.List(now, func(w *WriteFailure, left int, _ time.Duration) { w.Count = left })
 }
 
 func (f *Fault) armError(defaultRetry int) *armError {
-	code, msg := f.Code, f.Message
-	switch {
-	case f.Status == http.StatusTooManyRequests:
-		code, msg = orString(code, "TooManyRequests"), orString(msg, "The request is being throttled (injected).")
-	case f.Status >= 500:
-		code, msg = orString(code, "InternalServerError"), orString(msg, "Encountered internal server error (injected).")
-	default:
-		code, msg = orString(code, "BadRequest"), orString(msg, "Injected fault.")
-	}
+	code, msg := emucontrol.WordingByStatus[string]{
+		Throttled:   emucontrol.Wording[string]{Code: "TooManyRequests", Message: "The request is being throttled (injected)."},
+		ServerError: emucontrol.Wording[string]{Code: "InternalServerError", Message: "Encountered internal server error (injected)."},
+		Other:       emucontrol.Wording[string]{Code: "BadRequest", Message: "Injected fault."},
+	}.Fill(f.Status, f.Code, f.Message)
 	e := newErr(f.Status, code, msg)
 	if f.Status == http.StatusTooManyRequests {
-		e.retryAfter = f.RetryAfter
-		if e.retryAfter == 0 {
-			e.retryAfter = defaultRetry
-		}
+		e.retryAfter = emucontrol.Or(f.RetryAfter, defaultRetry)
 	}
 	return e
 }
@@ -171,89 +119,46 @@ func (f *Fault) armError(defaultRetry int) *armError {
 // writeFailureLocked returns the injected failure for a record set write,
 // counting it as fired.
 func (s *Server) writeFailureLocked(z *zone, name, typ string) *armError {
-	for i, w := range s.faults.writes {
-		if (w.Zone != "" && !strings.EqualFold(strings.TrimSuffix(w.Zone, "."), z.name)) ||
-			!strings.EqualFold(w.RecordName, name) || (w.RecordType != "" && w.RecordType != typ) {
-			continue
-		}
-		w.fired++
-		if w.Count > 0 && w.fired >= w.Count {
-			s.faults.writes = append(s.faults.writes[:i:i], s.faults.writes[i+1:]...)
-		}
-		return newErr(w.Status, w.Code, w.Message)
+	w, ok := s.faults.writes.Fire(s.now(), func(w *WriteFailure) bool {
+		return (w.Zone == "" || strings.EqualFold(strings.TrimSuffix(w.Zone, "."), z.name)) &&
+			strings.EqualFold(w.RecordName, name) && (w.RecordType == "" || w.RecordType == typ)
+	})
+	if !ok {
+		return nil
 	}
-	return nil
-}
-
-func orString(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
-
-// tokenBucket is one subscription's request quota.
-type tokenBucket struct {
-	tokens float64
-	last   time.Time
+	return newErr(w.Status, w.Code, w.Message)
 }
 
 // admitLocked applies injected faults and the per-subscription rate limit,
 // in that order.
 func (s *Server) admitLocked(op string, params map[string]string) *armError {
-	s.expireFaultsLocked()
 	sub := params["subscriptionId"]
-	for _, f := range s.faults.errs {
-		if (f.Operation != "" && f.Operation != op) || (f.Subscription != "" && !strings.EqualFold(f.Subscription, sub)) ||
-			(f.ResourceGroup != "" && !strings.EqualFold(f.ResourceGroup, params["resourceGroupName"])) ||
-			(f.Zone != "" && !strings.EqualFold(strings.TrimSuffix(f.Zone, "."), params["zoneName"]+params["privateZoneName"])) {
-			continue
-		}
-		f.fired++
+	if f, ok := s.faults.errs.Fire(s.now(), func(f *Fault) bool {
+		return (f.Operation == "" || f.Operation == op) && (f.Subscription == "" || strings.EqualFold(f.Subscription, sub)) &&
+			(f.ResourceGroup == "" || strings.EqualFold(f.ResourceGroup, params["resourceGroupName"])) &&
+			(f.Zone == "" || strings.EqualFold(strings.TrimSuffix(f.Zone, "."), params["zoneName"]+params["privateZoneName"]))
+	}); ok {
 		return f.armError(s.opts.RetryAfter)
 	}
-	if s.opts.RateLimit > 0 && !s.takeTokenLocked(strings.ToLower(sub)) {
+	if _, ok := s.limiter.Take(s.now(), strings.ToLower(sub)); !ok {
 		e := newErr(http.StatusTooManyRequests, "SubscriptionRequestsThrottled",
-			fmt.Sprintf("Number of requests for subscription '%s' exceeded the limit (emulator: %g requests/s). Please try again after '%d' seconds.", sub, s.opts.RateLimit, s.opts.RetryAfter))
+			fmt.Sprintf("Number of requests for subscription '%s' exceeded the limit (emulator: %g requests/s). Please try again after '%d' seconds.", sub, s.limiter.Rate(), s.opts.RetryAfter))
 		e.retryAfter = s.opts.RetryAfter
 		return e
 	}
 	return nil
 }
 
-func (s *Server) takeTokenLocked(sub string) bool {
-	burst := float64(s.opts.Burst)
-	if burst <= 0 {
-		burst = math.Max(1, math.Ceil(s.opts.RateLimit))
-	}
-	now := s.now()
-	b, ok := s.buckets[sub]
-	if !ok {
-		b = &tokenBucket{tokens: burst, last: now}
-		s.buckets[sub] = b
-	}
-	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*s.opts.RateLimit)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
 // SetRateLimit changes the per-subscription rate (requests per second; 0
 // disables it), burst and Retry-After seconds (0 keeps the current one),
 // and refills every bucket.
 func (s *Server) SetRateLimit(perSecond float64, burst, retryAfter int) error {
-	if perSecond < 0 || burst < 0 || retryAfter < 0 || math.IsNaN(perSecond) || math.IsInf(perSecond, 0) {
+	if !emucontrol.ValidRate(perSecond) || burst < 0 || retryAfter < 0 {
 		return fmt.Errorf("rate limit: requestsPerSecond, burst and retryAfter must be finite and not negative")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.opts.RateLimit, s.opts.Burst = perSecond, burst
-	if retryAfter > 0 {
-		s.opts.RetryAfter = retryAfter
-	}
-	s.buckets = map[string]*tokenBucket{}
+	s.limiter.Set(perSecond, burst)
+	s.opts.RetryAfter = emucontrol.Or(retryAfter, s.opts.RetryAfter)
 	return nil
 }

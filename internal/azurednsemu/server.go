@@ -14,13 +14,13 @@ package azurednsemu
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // API versions the emulator serves; any other api-version is refused as ARM
@@ -77,9 +77,8 @@ type Server struct {
 	creds   []Credential
 	tokens  map[string]time.Time
 	faults  faultState
-	buckets map[string]*tokenBucket
-	calls   []Call
-	counter Counters
+	limiter emucontrol.RateLimiter
+	calls   emucontrol.CallLog[Call]
 	log     *slog.Logger
 }
 
@@ -99,6 +98,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log}
+	s.limiter.Set(opts.RateLimit, opts.Burst)
 	s.resetLocked()
 	return s
 }
@@ -122,33 +122,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // refuse plain http). ready, if not nil, receives the base URL
 // (https://host:port) once the listener is bound.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, tlsConfig *tls.Config, ready func(url string)) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	scheme := "http"
-	if tlsConfig != nil {
-		ln = tls.NewListener(ln, tlsConfig)
-		scheme = "https"
-	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	if ready != nil {
-		ready(scheme + "://" + ln.Addr().String())
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		<-ctx.Done()
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-	}()
-	err = srv.Serve(ln)
-	<-done
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return emucontrol.ListenAndServe(ctx, addr, s, tlsConfig, ready)
 }
 
 // resetLocked drops subscriptions, zones, tokens, faults and the call log;
@@ -157,9 +131,8 @@ func (s *Server) resetLocked() {
 	s.st = newState()
 	s.tokens = map[string]time.Time{}
 	s.faults = faultState{}
-	s.buckets = map[string]*tokenBucket{}
-	s.calls = nil
-	s.counter = newCounters()
+	s.limiter.Refill()
+	s.calls.Clear()
 	if s.creds == nil {
 		s.creds = append([]Credential(nil), s.opts.Credentials...)
 	}
