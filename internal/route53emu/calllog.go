@@ -29,10 +29,6 @@ type Counters struct {
 	Errors map[string]int `json:"errors"`
 }
 
-// maxCalls bounds the call log so a long-running emulator cannot grow
-// without limit; the oldest entries go first.
-const maxCalls = 100000
-
 func (s *Server) record(r *http.Request, req request, requestID string, status int, code, accessKey string) {
 	c := Call{
 		Time:        s.now(),
@@ -47,14 +43,7 @@ func (s *Server) record(r *http.Request, req request, requestID string, status i
 		Status:      status,
 		ErrorCode:   code,
 	}
-	if len(s.calls) >= maxCalls {
-		s.calls = append(s.calls[:0], s.calls[len(s.calls)-maxCalls+1:]...)
-	}
-	s.calls = append(s.calls, c)
-	s.counters.Calls[req.op]++
-	if code != "" {
-		s.counters.Errors[req.op+":"+code]++
-	}
+	s.calls.Add(c, req.op, status, code)
 	s.log.Debug("route53emu call", "op", req.op, "zone", req.zoneID, "status", status, "code", code, "attempt", c.Attempt)
 }
 
@@ -70,30 +59,15 @@ func sdkAttempt(h string) int {
 }
 
 // Calls returns a copy of the call log, oldest first.
-func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Call(nil), s.calls...)
-}
+func (s *Server) Calls() []Call { return s.calls.Calls() }
 
-// Counters returns a copy of the per-operation counters.
+// Counters returns a copy of the per-operation counters. Route 53's control
+// API has always sent only these two maps, so the shared throttled and
+// total counts are left out.
 func (s *Server) Counters() Counters {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := Counters{Calls: map[string]int{}, Errors: map[string]int{}}
-	for k, v := range s.counters.Calls {
-		out.Calls[k] = v
-	}
-	for k, v := range s.counters.Errors {
-		out.Errors[k] = v
-	}
-	return out
+	c := s.calls.Counters()
+	return Counters{Calls: c.Calls, Errors: c.Errors}
 }
 
 // ClearCalls empties the call log and counters, keeping all other state.
-func (s *Server) ClearCalls() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = nil
-	s.counters = Counters{Calls: map[string]int{}, Errors: map[string]int{}}
-}
+func (s *Server) ClearCalls() { s.calls.Clear() }

@@ -1,15 +1,16 @@
 package route53emu
 
 import (
-	"encoding/json"
-	"io"
+	"errors"
 	"net/http"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // controlPrefix is the root of the test-only control API; no AWS path starts
 // with it.
-const controlPrefix = "/_emulator/"
+const controlPrefix = emucontrol.Prefix
 
 // serveControl exposes the test hooks as JSON over HTTP:
 //
@@ -23,108 +24,48 @@ const controlPrefix = "/_emulator/"
 //	GET    /_emulator/faults                [Fault]; POST adds one; DELETE clears
 //	POST   /_emulator/alias-targets         {"names":["x.us-east-1.elb.amazonaws.com"]}
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.Path[len(controlPrefix):]
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		controlError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	decode := func(v any) bool {
-		if err := json.Unmarshal(body, v); err != nil {
-			controlError(w, http.StatusBadRequest, "control API "+path+": invalid JSON body: "+err.Error())
-			return false
-		}
-		return true
-	}
-	switch r.Method + " " + path {
-	case "POST reset":
-		s.Reset()
-		controlJSON(w, map[string]string{"status": "reset"})
-	case "POST seed":
-		var seed Seed
-		if !decode(&seed) {
-			return
-		}
-		zones, err := s.Seed(seed)
-		if err != nil {
-			controlError(w, http.StatusBadRequest, err.Error())
-			return
-		}
-		controlJSON(w, zones)
-	case "GET zones":
-		controlJSON(w, s.Dump())
-	case "GET calls":
-		controlJSON(w, s.Calls())
-	case "DELETE calls":
-		s.ClearCalls()
-		controlJSON(w, map[string]string{"status": "cleared"})
-	case "GET counters":
-		controlJSON(w, s.Counters())
-	case "PUT propagation-delay":
-		var in struct {
+	emucontrol.Serve(w, r, maxBody, emucontrol.DecodeJSON, emucontrol.Basic[Call, Counters](s).Add(emucontrol.Routes{
+		"POST seed": emucontrol.Seeding(s.Seed),
+		"GET zones": func(x *emucontrol.Exchange) { x.Reply(s.Dump()) },
+		"PUT propagation-delay": emucontrol.Setting(func(in struct {
 			Delay string `json:"delay"`
-		}
-		if !decode(&in) {
-			return
-		}
-		d, err := time.ParseDuration(in.Delay)
-		if err != nil || d < 0 {
-			controlError(w, http.StatusBadRequest, "control API propagation-delay: field delay: want a Go duration such as \"2s\", got "+in.Delay)
-			return
-		}
-		s.SetPropagationDelay(d)
-		controlJSON(w, in)
-	case "PUT rate-limit":
-		var in struct {
+		}) error {
+			d, err := time.ParseDuration(in.Delay)
+			if err != nil || d < 0 {
+				return errors.New("field delay: want a Go duration such as \"2s\", got " + in.Delay)
+			}
+			s.SetPropagationDelay(d)
+			return nil
+		}),
+		"PUT rate-limit": emucontrol.Setting(func(in struct {
 			RequestsPerSecond float64 `json:"requestsPerSecond"`
 			Burst             int     `json:"burst"`
-		}
-		if !decode(&in) {
-			return
-		}
-		if in.RequestsPerSecond < 0 || in.Burst < 0 {
-			controlError(w, http.StatusBadRequest, "control API rate-limit: requestsPerSecond and burst must not be negative")
-			return
-		}
-		s.SetRateLimit(in.RequestsPerSecond, in.Burst)
-		controlJSON(w, in)
-	case "GET faults":
-		controlJSON(w, s.Faults())
-	case "POST faults":
-		var f Fault
-		if !decode(&f) {
-			return
-		}
-		if f.Code == "" {
-			controlError(w, http.StatusBadRequest, "control API faults: field code is required (e.g. Throttling)")
-			return
-		}
-		s.AddFault(f)
-		controlJSON(w, s.Faults())
-	case "DELETE faults":
-		s.ClearFaults()
-		controlJSON(w, []Fault{})
-	case "POST alias-targets":
-		var in struct {
+		}) error {
+			if in.RequestsPerSecond < 0 || in.Burst < 0 {
+				return errors.New("requestsPerSecond and burst must not be negative")
+			}
+			s.SetRateLimit(in.RequestsPerSecond, in.Burst)
+			return nil
+		}),
+		"GET faults": s.replyFaults,
+		"POST faults": emucontrol.Adding(func(f Fault) error {
+			if f.Code == "" {
+				return errors.New("field code is required (e.g. Throttling)")
+			}
+			s.AddFault(f)
+			return nil
+		}, s.replyFaults),
+		"DELETE faults": func(x *emucontrol.Exchange) {
+			s.ClearFaults()
+			x.Reply([]Fault{})
+		},
+		"POST alias-targets": emucontrol.Setting(func(in struct {
 			Names []string `json:"names"`
-		}
-		if !decode(&in) {
-			return
-		}
-		s.RegisterAliasTargets(in.Names...)
-		controlJSON(w, in)
-	default:
-		controlError(w, http.StatusNotFound, "control API: no route "+r.Method+" "+r.URL.Path)
-	}
+		}) error {
+			s.RegisterAliasTargets(in.Names...)
+			return nil
+		}),
+	}))
 }
 
-func controlJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v)
-}
-
-func controlError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
-}
+func (s *Server) replyFaults(x *emucontrol.Exchange) { x.Reply(s.Faults()) }

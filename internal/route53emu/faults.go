@@ -1,9 +1,10 @@
 package route53emu
 
 import (
-	"math"
 	"net/http"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Fault is an error injected on demand. It matches Route 53 calls by
@@ -21,7 +22,6 @@ type Fault struct {
 	// RetryAfter, when set, is sent as the answer's Retry-After header (seconds or an HTTP date), as
 	// an API that tells its clients how long to wait.
 	RetryAfter string `json:"retryAfter,omitempty"`
-	fired      int
 }
 
 // AddFault installs a fault; faults are checked in the order they were added.
@@ -29,47 +29,48 @@ func (s *Server) AddFault(f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f.ZoneID = bareID(f.ZoneID)
-	s.faults = append(s.faults, &f)
+	s.faults.Add(f, f.Count, s.now(), 0)
 }
 
 // ClearFaults removes every injected fault.
 func (s *Server) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = nil
+	s.faults.Clear()
 }
 
 // Faults lists the installed faults with how often each still fires.
 func (s *Server) Faults() []Fault {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Fault, 0, len(s.faults))
-	for _, f := range s.faults {
-		c := *f
-		if c.Count > 0 {
-			c.Count -= c.fired
-		}
-		c.fired = 0
-		out = append(out, c)
+	return s.faults.List(s.now(), func(f *Fault, left int, _ time.Duration) { f.Count = left })
+}
+
+// fireFaultLocked returns the first installed fault match accepts as an
+// AWS error, counting it as fired.
+func (s *Server) fireFaultLocked(match func(*Fault) bool, op, zoneID string, p principal) *apiError {
+	f, ok := s.faults.Fire(s.now(), match)
+	if !ok {
+		return nil
 	}
-	return out
+	return f.apiError(op, zoneID, p)
 }
 
 func (f *Fault) apiError(op, zoneID string, p principal) *apiError {
 	status, msg := f.Status, f.Message
 	switch f.Code {
 	case "Throttling":
-		status, msg = orInt(status, 400), orString(msg, msgThrottling)
+		status, msg = emucontrol.Or(status, 400), emucontrol.Or(msg, msgThrottling)
 	case "PriorRequestNotComplete":
-		status, msg = orInt(status, 400), orString(msg, msgPriorRequest)
+		status, msg = emucontrol.Or(status, 400), emucontrol.Or(msg, msgPriorRequest)
 	case "AccessDenied":
-		status, msg = orInt(status, http.StatusForbidden), orString(msg, accessDeniedMessage(p, op, zoneID))
+		status, msg = emucontrol.Or(status, http.StatusForbidden), emucontrol.Or(msg, accessDeniedMessage(p, op, zoneID))
 	case "InternalError":
-		status, msg = orInt(status, 500), orString(msg, "We encountered an internal error. Please try again.")
+		status, msg = emucontrol.Or(status, 500), emucontrol.Or(msg, "We encountered an internal error. Please try again.")
 	case "ServiceUnavailable":
-		status, msg = orInt(status, 503), orString(msg, "Service Unavailable")
+		status, msg = emucontrol.Or(status, 503), emucontrol.Or(msg, "Service Unavailable")
 	default:
-		status, msg = orInt(status, 400), orString(msg, "Injected fault "+f.Code)
+		status, msg = emucontrol.Or(status, 400), emucontrol.Or(msg, "Injected fault "+f.Code)
 	}
 	e := newErr(status, f.Code, msg)
 	e.RetryAfter = f.RetryAfter
@@ -86,43 +87,18 @@ func accessDeniedMessage(p principal, op, zoneID string) string {
 	return "User: " + p.arn + " is not authorized to perform: route53:" + op + " on resource: " + resource
 }
 
-func orInt(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
-}
-
-func orString(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
-
-// tokenBucket is the per-account request quota.
-type tokenBucket struct {
-	tokens float64
-	last   time.Time
-}
-
 // admitLocked applies authentication, injected faults, the rate limit and the
 // busy-zone rule, in that order.
 func (s *Server) admitLocked(r *http.Request, req request, p principal) *apiError {
 	if e := s.authenticateLocked(r, p); e != nil {
 		return e
 	}
-	for i, f := range s.faults {
-		if (f.Operation != "" && f.Operation != req.op) || (f.ZoneID != "" && f.ZoneID != req.zoneID) {
-			continue
-		}
-		f.fired++
-		if f.Count > 0 && f.fired >= f.Count {
-			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
-		}
-		return f.apiError(req.op, req.zoneID, p)
+	if e := s.fireFaultLocked(func(f *Fault) bool {
+		return (f.Operation == "" || f.Operation == req.op) && (f.ZoneID == "" || f.ZoneID == req.zoneID)
+	}, req.op, req.zoneID, p); e != nil {
+		return e
 	}
-	if s.opts.RateLimit > 0 && !s.takeTokenLocked(p.account) {
+	if _, ok := s.limiter.Take(s.now(), p.account); !ok {
 		return newErr(400, "Throttling", msgThrottling)
 	}
 	if s.opts.BusyWhilePending && req.op == "ChangeResourceRecordSets" {
@@ -134,24 +110,4 @@ func (s *Server) admitLocked(r *http.Request, req request, p principal) *apiErro
 		}
 	}
 	return nil
-}
-
-func (s *Server) takeTokenLocked(account string) bool {
-	burst := float64(s.opts.Burst)
-	if burst <= 0 {
-		burst = math.Max(1, math.Ceil(s.opts.RateLimit))
-	}
-	now := s.now()
-	b, ok := s.buckets[account]
-	if !ok {
-		b = &tokenBucket{tokens: burst, last: now}
-		s.buckets[account] = b
-	}
-	b.tokens = math.Min(burst, b.tokens+now.Sub(b.last).Seconds()*s.opts.RateLimit)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
 }

@@ -9,13 +9,13 @@ package route53emu
 
 import (
 	"context"
-	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // DefaultAccountID is the account every static access key belongs to.
@@ -71,10 +71,9 @@ type Server struct {
 	mu           sync.Mutex
 	opts         Options
 	st           *state
-	faults       []*Fault
-	buckets      map[string]*tokenBucket
-	calls        []Call
-	counters     Counters
+	faults       emucontrol.FaultList[Fault]
+	limiter      emucontrol.RateLimiter
+	calls        emucontrol.CallLog[Call]
 	sessions     map[string]*stsSession // temporary access key id → session
 	aliasTargets map[string]bool        // registered "existing" alias target names
 	log          *slog.Logger
@@ -96,6 +95,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log}
+	s.limiter.Set(opts.RateLimit, opts.Burst)
 	s.resetLocked()
 	return s
 }
@@ -118,38 +118,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // ListenAndServe serves on addr (e.g. "127.0.0.1:0") until ctx ends. ready,
 // if not nil, receives the base URL once the listener is bound.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	if ready != nil {
-		ready("http://" + ln.Addr().String())
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		<-ctx.Done()
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(shutdownCtx)
-	}()
-	err = srv.Serve(ln)
-	<-done
-	if errors.Is(err, http.ErrServerClosed) {
-		return nil
-	}
-	return err
+	return emucontrol.ListenAndServe(ctx, addr, s, nil, ready)
 }
 
 // resetLocked drops all zones, changes, tags, faults, sessions and the call
 // log. Options set at runtime (rate, delay) are kept.
 func (s *Server) resetLocked() {
 	s.st = newState()
-	s.faults = nil
-	s.buckets = map[string]*tokenBucket{}
-	s.calls = nil
-	s.counters = Counters{Calls: map[string]int{}, Errors: map[string]int{}}
+	s.faults.Clear()
+	s.limiter.Refill()
+	s.calls.Clear()
 	s.sessions = map[string]*stsSession{}
 	s.aliasTargets = map[string]bool{}
 }
@@ -172,9 +150,7 @@ func (s *Server) SetPropagationDelay(d time.Duration) {
 func (s *Server) SetRateLimit(perSecond float64, burst int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.opts.RateLimit = perSecond
-	s.opts.Burst = burst
-	s.buckets = map[string]*tokenBucket{}
+	s.limiter.Set(perSecond, burst)
 }
 
 // RegisterAliasTargets records ELB/CloudFront/Global Accelerator host names

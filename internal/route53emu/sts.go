@@ -106,17 +106,7 @@ func (s *Server) serveSTS(w http.ResponseWriter, r *http.Request) {
 	p := s.principalLocked(r)
 	var status int
 	var resp any
-	var e *apiError
-	for i, f := range s.faults {
-		if f.Operation == op {
-			f.fired++
-			if f.Count > 0 && f.fired >= f.Count {
-				s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
-			}
-			e = f.apiError(op, "", p)
-			break
-		}
-	}
+	e := s.fireFaultLocked(func(f *Fault) bool { return f.Operation == op }, op, "", p)
 	if e == nil {
 		switch action {
 		case "AssumeRoleWithWebIdentity":
