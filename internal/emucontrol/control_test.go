@@ -1,6 +1,7 @@
 package emucontrol
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -86,5 +87,39 @@ func TestReplyFaultsKeepsKeyOrderAndAddsRemaining(t *testing.T) {
 	}
 	if got := string(withField([]byte(`{}`), "remaining", "1s")); got != `{"remaining":"1s"}` {
 		t.Fatalf("field added to an empty object: %s", got)
+	}
+}
+
+func TestAddingAndSeedingAnswers(t *testing.T) {
+	var added []int
+	routes := Routes{
+		"POST faults": Adding(func(n int) error {
+			if n < 0 {
+				return errors.New("count must not be negative")
+			}
+			added = append(added, n)
+			return nil
+		}, func(x *Exchange) { x.Reply(added) }),
+		"POST seed": Seeding(func(name string) (string, error) {
+			if name == "" {
+				return "", errors.New(`zone "": name is required`)
+			}
+			return "seeded " + name, nil
+		}),
+	}
+	for _, c := range []struct {
+		path, body string
+		status     int
+		want       string
+	}{
+		{"faults", `-1`, 400, `{"error":"control API faults: count must not be negative"}`},
+		{"faults", `2`, 200, `[2]`},
+		{"seed", `""`, 400, `{"error":"zone \"\": name is required"}`},
+		{"seed", `"a.example"`, 200, `"seeded a.example"`},
+	} {
+		rec := serve(routes, "POST", "/_emulator/"+c.path, c.body)
+		if rec.Code != c.status || rec.Body.String() != c.want+"\n" {
+			t.Errorf("POST %s %s: %d %s, want %d %s", c.path, c.body, rec.Code, rec.Body, c.status, c.want)
+		}
 	}
 }
