@@ -48,13 +48,25 @@ apt_install() {
   return 0
 }
 
+# module_field MODULE@VERSION FIELD: FIELD (Dir, GoMod, ...) of `go mod download -json`, which downloads the
+# module into the module cache if it is not there yet. Run in an empty directory, outside any module (the
+# repository's go.mod stays untouched), with the caller's GOTOOLCHAIN. Fails when the field is empty.
+module_field() {
+  local module=$1 field=$2 empty value
+  empty=$(mktemp -d)
+  value=$(cd "$empty" && GOFLAGS=-mod=mod go mod download -json "$module" | sed -n 's/.*"'"$field"'": "\(.*\)".*/\1/p') || true
+  rmdir "$empty"
+  [ -n "$value" ] || { log "$module: module download failed (no $field)"; return 1; }
+  echo "$value"
+}
+
 build_kube_apiserver() {
   local out="$CACHE/kube-apiserver-v$KUBE_VERSION"
   [ -x "$out" ] && { ln -sf "kube-apiserver-v$KUBE_VERSION" "$CACHE/kube-apiserver"; return 0; }
   log "building kube-apiserver v$KUBE_VERSION (about 4 minutes on 2 cores)"
   local work; work=$(mktemp -d)
   local gomod
-  gomod=$(cd "$work" && GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@v$KUBE_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
+  gomod=$(module_field "k8s.io/kubernetes@v$KUBE_VERSION" GoMod)
   {
     echo "module kasbuild"
     echo
@@ -121,8 +133,7 @@ build_coredns() {
       go mod init corednsbuild >/dev/null 2>&1
       go mod edit -require "github.com/coredns/coredns@v$version"
       local dir
-      dir=$(go mod download -json "github.com/coredns/coredns@v$version" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-      [ -n "$dir" ] || { log "coredns v$version: module download failed"; exit 1; }
+      dir=$(module_field "github.com/coredns/coredns@v$version" Dir)
       local p order=""
       for p in $COREDNS_PLUGINS; do
         grep -q "^[[:space:]]*\"$p\",\$" "$dir/core/dnsserver/zdirectives.go" || { log "coredns v$version has no plugin $p"; exit 1; }
@@ -175,9 +186,7 @@ build_external_dns() {
       [ -n "$toolchain" ] && export GOTOOLCHAIN=$toolchain
       export GOFLAGS=-mod=mod
       local dir
-      dir=$(cd "$work" && go mod init throwaway >/dev/null 2>&1 && go mod download -json "sigs.k8s.io/external-dns@v$version" |
-        sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
-      [ -n "$dir" ] || { log "external-dns v$version: module download failed"; exit 1; }
+      dir=$(module_field "sigs.k8s.io/external-dns@v$version" Dir)
       cp -r "$dir" "$work/src" && chmod -R u+w "$work/src"
       cd "$work/src"
       local factory=provider/factory/provider.go pkg kept
