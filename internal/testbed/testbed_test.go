@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/miekg/dns"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -39,5 +41,20 @@ func TestKubeAPIServerServes(t *testing.T) {
 	ns, err := k.Client(t).CoreV1().Namespaces().Get(context.Background(), "default", metav1.GetOptions{})
 	if err != nil || ns.Name != "default" {
 		t.Fatalf("default namespace: %v", err)
+	}
+	// Writes pass admission: no admission plugin waits for a group that is turned off.
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "written", Namespace: "default"}}
+	if _, err := k.Client(t).CoreV1().ConfigMaps("default").Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create a ConfigMap: %v", err)
+	}
+	disco := k.Client(t).Discovery()
+	for _, gv := range ServedAPIs() {
+		if list, err := disco.ServerResourcesForGroupVersion(gv); err != nil || len(list.APIResources) == 0 {
+			t.Errorf("%s not served: %v", gv, err)
+		}
+	}
+	// The groups no test uses stay off, so that each start skips their setup.
+	if _, err := disco.ServerResourcesForGroupVersion("batch/v1"); !apierrors.IsNotFound(err) {
+		t.Errorf("batch/v1 discovery: %v, want NotFound (turned off)", err)
 	}
 }
