@@ -143,7 +143,7 @@ func readLease(t *testing.T, client kubernetes.Interface, name string) *coordina
 	return lease
 }
 
-// Two candidates over many renewals (retry period 100 ms for 6 s): exactly one leads at any time, the
+// Two candidates over 60 renewals (retry period 100 ms): exactly one leads at any time, the
 // same one throughout, and the Lease never changes hands while its holder renews.
 func TestLeaseOneLeaderOverManyRenewals(t *testing.T) {
 	kube := testbed.StartKubeAPIServer(t)
@@ -160,8 +160,13 @@ func TestLeaseOneLeaderOverManyRenewals(t *testing.T) {
 		return nil
 	})
 	first := terms.leading()[0]
+	// Counted in renewals, not in time: on a loaded machine fewer renewals fit in a fixed window (25 of
+	// the usual ~60 in 6 s were seen once), which says nothing about who leads.
 	renewals, lastRenew := 0, time.Time{}
-	for end := time.Now().Add(6 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); renewals < 60; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d renewals seen in 60 s with a retry period of 100 ms, want 60", renewals)
+		}
 		if who := terms.leading(); len(who) != 1 || who[0] != first {
 			t.Fatalf("leading now %v, want only %s", who, first)
 		}
@@ -175,9 +180,6 @@ func TestLeaseOneLeaderOverManyRenewals(t *testing.T) {
 		if r := lease.Spec.RenewTime.Time; !r.Equal(lastRenew) {
 			renewals, lastRenew = renewals+1, r
 		}
-	}
-	if renewals < 30 {
-		t.Errorf("%d renewals seen in 6 s with a retry period of 100 ms, want at least 30", renewals)
 	}
 	if err := terms.overlap(); err != nil {
 		t.Error(err)
