@@ -47,14 +47,8 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 			s.SetRateLimit(in.RequestsPerSecond, in.Burst)
 			return nil
 		}),
-		"GET faults": s.replyFaults,
-		"POST faults": emucontrol.Adding(func(f Fault) error {
-			if f.Code == "" {
-				return errors.New("field code is required (e.g. Throttling)")
-			}
-			s.AddFault(f)
-			return nil
-		}, s.replyFaults),
+		"GET faults":  s.replyFaults,
+		"POST faults": emucontrol.Adding(s.AddFault, s.replyFaults),
 		"DELETE faults": func(x *emucontrol.Exchange) {
 			s.ClearFaults()
 			x.Reply([]Fault{})

@@ -67,3 +67,37 @@ func TestControlAPI(t *testing.T) {
 		t.Fatalf("after reset: %d zones", len(zones))
 	}
 }
+
+// TestControlAPIRefusesFaultsThatAreNotErrors: a fault with a 2xx or 3xx
+// status, or a negative count, is refused with a message naming the field,
+// as the other emulators do, instead of answering a "failure" the SDK takes
+// for a success.
+func TestControlAPIRefusesFaultsThatAreNotErrors(t *testing.T) {
+	e := startEmu(t, route53emu.Options{})
+	for _, c := range []struct{ body, want string }{
+		{`{"code":"Throttling","status":200}`, "control API faults: fault status 200: want an HTTP error status (400–599)"},
+		{`{"code":"InternalError","status":302}`, "control API faults: fault status 302: want an HTTP error status (400–599)"},
+		{`{"code":"InternalError","status":600}`, "control API faults: fault status 600: want an HTTP error status (400–599)"},
+		{`{"code":"Throttling","count":-1}`, "control API faults: fault count -1: must not be negative"},
+		{`{"status":503}`, "control API faults: field code is required (e.g. Throttling)"},
+	} {
+		var answer json.RawMessage
+		st := control(t, e, "POST", "faults", c.body, &answer)
+		var refusal struct{ Error string }
+		_ = json.Unmarshal(answer, &refusal)
+		if st != 400 || refusal.Error != c.want {
+			t.Errorf("%s: %d %s, want 400 %q", c.body, st, answer, c.want)
+		}
+	}
+	if err := e.srv.AddFault(route53emu.Fault{Code: "Throttling", Status: 204}); err == nil {
+		t.Error("AddFault took a fault with status 204")
+	}
+	var faults []route53emu.Fault
+	control(t, e, "GET", "faults", "", &faults)
+	if len(faults) != 0 {
+		t.Fatalf("refused faults were installed: %+v", faults)
+	}
+	if st := control(t, e, "POST", "faults", `{"code":"ServiceUnavailable","status":503,"count":1}`, &faults); st != 200 || len(faults) != 1 || faults[0].Status != 503 {
+		t.Fatalf("a 503 fault: %d %+v", st, faults)
+	}
+}

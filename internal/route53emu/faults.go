@@ -1,6 +1,8 @@
 package route53emu
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -9,9 +11,9 @@ import (
 
 // Fault is an error injected on demand. It matches Route 53 calls by
 // operation and zone (empty matches all) and fires Count times (0: until
-// cleared). Known codes get AWS's status and message when those are left
-// empty: Throttling, PriorRequestNotComplete, AccessDenied, InternalError,
-// ServiceUnavailable.
+// cleared). Code is required; Status, when set, must be 400–599. Known codes
+// get AWS's status and message when those are left empty: Throttling,
+// PriorRequestNotComplete, AccessDenied, InternalError, ServiceUnavailable.
 type Fault struct {
 	Operation string `json:"operation,omitempty"`
 	ZoneID    string `json:"zoneId,omitempty"`
@@ -24,12 +26,27 @@ type Fault struct {
 	RetryAfter string `json:"retryAfter,omitempty"`
 }
 
-// AddFault installs a fault; faults are checked in the order they were added.
-func (s *Server) AddFault(f Fault) {
+// AddFault installs a fault; faults are checked in the order they were
+// added. It refuses a fault without a code, with a status that is not an
+// HTTP error (a 2xx "fault" would reach the SDK as a success) or with a
+// negative count, as the other emulators do.
+func (s *Server) AddFault(f Fault) error {
+	if f.Code == "" {
+		return errors.New("field code is required (e.g. Throttling)")
+	}
+	if f.Status != 0 {
+		if _, err := emucontrol.ErrorStatus("fault", f.Status, 0); err != nil {
+			return err
+		}
+	}
+	if f.Count < 0 {
+		return fmt.Errorf("fault count %d: must not be negative", f.Count)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f.ZoneID = bareID(f.ZoneID)
 	s.faults.Add(f, f.Count, s.now(), 0)
+	return nil
 }
 
 // ClearFaults removes every injected fault.

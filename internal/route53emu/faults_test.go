@@ -53,7 +53,9 @@ func TestInjectedFaultsAndTheSDKRetryer(t *testing.T) {
 			client := newClient(e.url, fastRetries)
 			f := tc.fault
 			f.Operation = "ListResourceRecordSets"
-			e.srv.AddFault(f)
+			if err := e.srv.AddFault(f); err != nil {
+				t.Fatal(err)
+			}
 			_, err := client.ListResourceRecordSets(context.Background(), &route53.ListResourceRecordSetsInput{HostedZoneId: aws.String(zoneID)})
 			got := attempts(e.srv.Calls(), "ListResourceRecordSets")
 			if len(got) != tc.attempts || got[0] != 1 || got[len(got)-1] != tc.attempts {
