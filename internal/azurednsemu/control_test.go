@@ -44,6 +44,9 @@ func TestControlAPI(t *testing.T) {
 	  "privateZones":[{"name":"internal.example","recordSets":[{"name":"vm","type":"A","ttl":10,"records":["10.0.0.4"],"autoRegistered":true}],
 	    "virtualNetworkLinks":[{"name":"l","virtualNetwork":"/vnet","registrationEnabled":true}]}]}]}]}`, 200)
 	control(t, ts.URL, "POST", "seed", `{"subscriptions":[{"id":"sub","resourceGroups":[{"name":"rg","zones":[{"name":"x.example","colour":"red"}]}]}]}`, 400)
+	if b := control(t, ts.URL, "POST", "faults", `{"stauts":503}`, 400); !strings.Contains(string(b), `"stauts\"`) {
+		t.Fatalf("unknown fault field: %s", b)
+	}
 	control(t, ts.URL, "POST", "seed", `{"subscriptions":[{"id":"sub","resourceGroups":[{"name":"rg","zones":[{"name":"y.example","recordSets":[{"name":"a","type":"A","ttl":1,"records":["not-an-ip"]}]}]}]}]}`, 400)
 	var dump []ZoneDump
 	if err := json.Unmarshal(control(t, ts.URL, "GET", "dump?etags=false", "", 200), &dump); err != nil {

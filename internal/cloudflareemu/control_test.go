@@ -110,3 +110,31 @@ func TestControlAPI(t *testing.T) {
 		t.Fatalf("unknown control path: %d", status)
 	}
 }
+
+// TestControlAPIRefusesUnknownFields: a misspelt field is a 400 naming it;
+// before, {"stauts":503} installed a fault with the default status 500.
+func TestControlAPIRefusesUnknownFields(t *testing.T) {
+	env := newEnv(t, Options{})
+	for _, c := range []struct{ method, path, body, want string }{
+		{"POST", "faults", `{"stauts":503}`, `control API faults: unknown field "stauts"`},
+		{"POST", "batch-failures", `{"recordName":"www.example.org","includeSingel":true}`, `control API batch-failures: unknown field "includeSingel"`},
+		{"PUT", "rate-limit", `{"requestsPerSecond":0,"duraton":"60s"}`, `control API rate-limit: unknown field "duraton"`},
+		{"POST", "seed", `{"zones":[{"name":"example.org","records":[{"name":"www","type":"A","content":"192.0.2.1","tll":60}]}]}`, `control API seed: unknown field "tll"`},
+	} {
+		var answer json.RawMessage
+		status := control(t, env, c.method, c.path, c.body, &answer)
+		var refusal struct{ Error string }
+		_ = json.Unmarshal(answer, &refusal)
+		if status != 400 || refusal.Error != c.want {
+			t.Errorf("%s %s %s: %d %s, want 400 %q", c.method, c.path, c.body, status, answer, c.want)
+		}
+	}
+	var faults struct {
+		Faults        []Fault        `json:"faults"`
+		BatchFailures []BatchFailure `json:"batchFailures"`
+	}
+	control(t, env, "GET", "faults", "", &faults)
+	if len(faults.Faults)+len(faults.BatchFailures) != 0 {
+		t.Fatalf("refused faults were installed: %+v", faults)
+	}
+}

@@ -1,7 +1,9 @@
 package emucontrol
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -22,10 +24,24 @@ type Routes map[string]func(*Exchange)
 // with strict decoding use the same rules for the control API.
 type Decoder func(path string, body []byte, v any) error
 
-// DecodeJSON is the lenient Decoder: unknown fields are ignored.
+// DecodeJSON is the Decoder of emulators whose own API has no strict wording
+// to reuse. A field the control call does not have is refused by name, so a
+// misspelt "stauts" is an error rather than a fault with the default status;
+// other errors read as json.Unmarshal words them.
 func DecodeJSON(_ string, body []byte, v any) error {
-	if err := json.Unmarshal(body, v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return errors.New("unknown field " + field)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = errors.New("unexpected end of JSON input")
+		}
 		return &bodyError{err}
+	}
+	if rest := bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n"); len(rest) > 0 {
+		return &bodyError{fmt.Errorf("invalid character %q after top-level value", rest[0])}
 	}
 	return nil
 }

@@ -123,3 +123,36 @@ func TestAddingAndSeedingAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeJSONRefusesUnknownFields: a misspelt field ("stauts") is a 400
+// naming it, not a setting silently left at its default; syntax errors keep
+// the wording they had.
+func TestDecodeJSONRefusesUnknownFields(t *testing.T) {
+	type inner struct {
+		Value string `json:"value"`
+	}
+	routes := Routes{"POST faults": Setting(func(in struct {
+		Status int     `json:"status"`
+		Items  []inner `json:"items"`
+	}) error {
+		return nil
+	})}
+	for _, c := range []struct {
+		body   string
+		status int
+		want   string
+	}{
+		{`{"stauts":503}`, 400, `{"error":"control API faults: unknown field \"stauts\""}`},
+		{`{"status":503,"items":[{"value":"a","vaule":"b"}]}`, 400, `{"error":"control API faults: unknown field \"vaule\""}`},
+		{``, 400, `{"error":"control API faults: invalid JSON body: unexpected end of JSON input"}`},
+		{`{"status":`, 400, `{"error":"control API faults: invalid JSON body: unexpected end of JSON input"}`},
+		{`{"status":"503"}`, 400, `{"error":"control API faults: invalid JSON body: json: cannot unmarshal string into Go struct field .status of type int"}`},
+		{`{"status":503} {}`, 400, `{"error":"control API faults: invalid JSON body: invalid character '{' after top-level value"}`},
+		{` {"status":503,"items":[{"value":"a"}]} `, 200, `{"status":503,"items":[{"value":"a"}]}`},
+	} {
+		rec := serve(routes, "POST", "/_emulator/faults", c.body)
+		if rec.Code != c.status || rec.Body.String() != c.want+"\n" {
+			t.Errorf("body %s: %d %s, want %d %s", c.body, rec.Code, rec.Body, c.status, c.want)
+		}
+	}
+}

@@ -156,6 +156,9 @@ func TestControlAPI(t *testing.T) {
 	if s := do("POST", "seed", `{"projects":[{"id":"emu-project","zonez":[]}]}`, &bad); s != 400 || !strings.Contains(bad["error"], "zonez") {
 		t.Fatalf("unknown seed field: %d %v", s, bad)
 	}
+	if s := do("POST", "faults", `{"stauts":503}`, &bad); s != 400 || !strings.Contains(bad["error"], `"stauts"`) {
+		t.Fatalf("unknown fault field: %d %v", s, bad)
+	}
 	var tok map[string]any
 	do("POST", "token", `{"scopes":["`+ScopeReadWrite+`"]}`, &tok)
 	if _, err := e.svc.ResourceRecordSets.List(testProject, "z1").Do(); err != nil {

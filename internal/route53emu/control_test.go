@@ -32,6 +32,17 @@ func control(t *testing.T, e *emu, method, path, body string, out any) int {
 	return resp.StatusCode
 }
 
+// refusal sends one control request and returns its status, the "error" of
+// a refusal ("" for any other answer) and the whole answer.
+func refusal(t *testing.T, e *emu, method, path, body string) (int, string, json.RawMessage) {
+	t.Helper()
+	var answer json.RawMessage
+	st := control(t, e, method, path, body, &answer)
+	var refused struct{ Error string }
+	_ = json.Unmarshal(answer, &refused)
+	return st, refused.Error, answer
+}
+
 func TestControlAPI(t *testing.T) {
 	e := startEmu(t, route53emu.Options{})
 	var seeded []route53emu.SeededZone
@@ -81,11 +92,7 @@ func TestControlAPIRefusesFaultsThatAreNotErrors(t *testing.T) {
 		{`{"code":"Throttling","count":-1}`, "control API faults: fault count -1: must not be negative"},
 		{`{"status":503}`, "control API faults: field code is required (e.g. Throttling)"},
 	} {
-		var answer json.RawMessage
-		st := control(t, e, "POST", "faults", c.body, &answer)
-		var refusal struct{ Error string }
-		_ = json.Unmarshal(answer, &refusal)
-		if st != 400 || refusal.Error != c.want {
+		if st, msg, answer := refusal(t, e, "POST", "faults", c.body); st != 400 || msg != c.want {
 			t.Errorf("%s: %d %s, want 400 %q", c.body, st, answer, c.want)
 		}
 	}
@@ -99,5 +106,26 @@ func TestControlAPIRefusesFaultsThatAreNotErrors(t *testing.T) {
 	}
 	if st := control(t, e, "POST", "faults", `{"code":"ServiceUnavailable","status":503,"count":1}`, &faults); st != 200 || len(faults) != 1 || faults[0].Status != 503 {
 		t.Fatalf("a 503 fault: %d %+v", st, faults)
+	}
+}
+
+// TestControlAPIRefusesUnknownFields: a misspelt field is a 400 naming it,
+// not a setting left at its default (here a fault or a rate limit that would
+// quietly differ from what the test meant).
+func TestControlAPIRefusesUnknownFields(t *testing.T) {
+	e := startEmu(t, route53emu.Options{})
+	for _, c := range []struct{ method, path, body, want string }{
+		{"POST", "faults", `{"code":"Throttling","stauts":503}`, `control API faults: unknown field "stauts"`},
+		{"PUT", "rate-limit", `{"requestsPerSecond":5,"brust":5}`, `control API rate-limit: unknown field "brust"`},
+		{"POST", "seed", `{"zones":[{"name":"example.net","tag":{"env":"test"}}]}`, `control API seed: unknown field "tag"`},
+	} {
+		if st, msg, answer := refusal(t, e, c.method, c.path, c.body); st != 400 || msg != c.want {
+			t.Errorf("%s %s %s: %d %s, want 400 %q", c.method, c.path, c.body, st, answer, c.want)
+		}
+	}
+	var faults []route53emu.Fault
+	control(t, e, "GET", "faults", "", &faults)
+	if len(faults) != 0 {
+		t.Fatalf("a refused fault was installed: %+v", faults)
 	}
 }
