@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
@@ -64,16 +65,18 @@ func (s *Server) Faults() []Fault {
 }
 
 // fireFaultLocked returns the first installed fault match accepts as an
-// AWS error, counting it as fired.
-func (s *Server) fireFaultLocked(match func(*Fault) bool, op, zoneID string, p principal) *apiError {
+// AWS error, counting it as fired. op is the IAM action's name as the call
+// log has it ("ChangeResourceRecordSets", "sts:AssumeRole") and resource the
+// ARN an AccessDenied names ("" for "*").
+func (s *Server) fireFaultLocked(match func(*Fault) bool, op, resource string, p principal) *apiError {
 	f, ok := s.faults.Fire(s.now(), match)
 	if !ok {
 		return nil
 	}
-	return f.apiError(op, zoneID, p)
+	return f.apiError(op, resource, p)
 }
 
-func (f *Fault) apiError(op, zoneID string, p principal) *apiError {
+func (f *Fault) apiError(op, resource string, p principal) *apiError {
 	status, msg := f.Status, f.Message
 	switch f.Code {
 	case "Throttling":
@@ -81,7 +84,7 @@ func (f *Fault) apiError(op, zoneID string, p principal) *apiError {
 	case "PriorRequestNotComplete":
 		status, msg = emucontrol.Or(status, 400), emucontrol.Or(msg, msgPriorRequest)
 	case "AccessDenied":
-		status, msg = emucontrol.Or(status, http.StatusForbidden), emucontrol.Or(msg, accessDeniedMessage(p, op, zoneID))
+		status, msg = emucontrol.Or(status, http.StatusForbidden), emucontrol.Or(msg, accessDeniedMessage(p, op, resource))
 	case "InternalError":
 		status, msg = emucontrol.Or(status, 500), emucontrol.Or(msg, "We encountered an internal error. Please try again.")
 	case "ServiceUnavailable":
@@ -95,13 +98,28 @@ func (f *Fault) apiError(op, zoneID string, p principal) *apiError {
 }
 
 // accessDeniedMessage follows AWS's "User: <arn> is not authorized to perform:
-// route53:<Op> on resource: <arn>" form.
-func accessDeniedMessage(p principal, op, zoneID string) string {
-	resource := "*"
-	if zoneID != "" {
-		resource = "arn:aws:route53:::hostedzone/" + zoneID
+// <service>:<Action> on resource: <arn>" form. Route 53 operations are bare
+// names and get "route53:"; STS operations already read "sts:<Action>".
+// AssumeRoleWithWebIdentity is unsigned, so STS names no user and words it
+// as the emulator's own refusal of a subject does.
+func accessDeniedMessage(p principal, op, resource string) string {
+	if op == stsWebIdentityOp {
+		return msgWebIdentityDenied
 	}
-	return "User: " + p.arn + " is not authorized to perform: route53:" + op + " on resource: " + resource
+	action := op
+	if !strings.HasPrefix(op, "sts:") {
+		action = "route53:" + op
+	}
+	return "User: " + p.arn + " is not authorized to perform: " + action + " on resource: " + emucontrol.Or(resource, "*")
+}
+
+// hostedZoneARN is the resource an AccessDenied on a zone names; "" (no
+// zone) reads "*".
+func hostedZoneARN(zoneID string) string {
+	if zoneID == "" {
+		return ""
+	}
+	return "arn:aws:route53:::hostedzone/" + zoneID
 }
 
 // admitLocked applies authentication, injected faults, the rate limit and the
@@ -112,7 +130,7 @@ func (s *Server) admitLocked(r *http.Request, req request, p principal) *apiErro
 	}
 	if e := s.fireFaultLocked(func(f *Fault) bool {
 		return (f.Operation == "" || f.Operation == req.op) && (f.ZoneID == "" || f.ZoneID == req.zoneID)
-	}, req.op, req.zoneID, p); e != nil {
+	}, req.op, hostedZoneARN(req.zoneID), p); e != nil {
 		return e
 	}
 	if _, ok := s.limiter.Take(s.now(), p.account); !ok {

@@ -85,6 +85,14 @@ type (
 	}
 )
 
+// stsWebIdentityOp is AssumeRoleWithWebIdentity as the call log and faults
+// name it; msgWebIdentityDenied is STS's refusal of it, which names no user
+// because the call is not signed.
+const (
+	stsWebIdentityOp     = "sts:AssumeRoleWithWebIdentity"
+	msgWebIdentityDenied = "Not authorized to perform sts:AssumeRoleWithWebIdentity"
+)
+
 // serveSTS handles the query-protocol STS actions the SDK's credential
 // providers use: AssumeRoleWithWebIdentity (unsigned), AssumeRole and
 // GetCallerIdentity (signed).
@@ -106,7 +114,7 @@ func (s *Server) serveSTS(w http.ResponseWriter, r *http.Request) {
 	p := s.principalLocked(r)
 	var status int
 	var resp any
-	e := s.fireFaultLocked(func(f *Fault) bool { return f.Operation == op }, op, "", p)
+	e := s.fireFaultLocked(func(f *Fault) bool { return f.Operation == op }, op, form.Get("RoleArn"), p)
 	if e == nil {
 		switch action {
 		case "AssumeRoleWithWebIdentity":
@@ -193,7 +201,7 @@ func (s *Server) assumeRoleWithWebIdentity(form url.Values, requestID string) (i
 		return 0, nil, newErr(400, "ExpiredTokenException", "Token is expired")
 	}
 	if len(s.opts.STS.AllowedSubjects) > 0 && !contains(s.opts.STS.AllowedSubjects, claims.Subject) {
-		return 0, nil, newErr(http.StatusForbidden, "AccessDenied", "Not authorized to perform sts:AssumeRoleWithWebIdentity")
+		return 0, nil, newErr(http.StatusForbidden, "AccessDenied", msgWebIdentityDenied)
 	}
 	res, e := s.issueLocked(form, claims.Subject)
 	if e != nil {

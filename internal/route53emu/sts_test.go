@@ -11,6 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -135,5 +136,36 @@ func TestStsCredsProviderAndForgedToken(t *testing.T) {
 	_, err = bad.ListHostedZones(ctx, &route53.ListHostedZonesInput{})
 	if code, _ := apiError(t, err); code != "InvalidClientTokenId" {
 		t.Fatalf("forged session token: %v", err)
+	}
+}
+
+// TestInjectedAccessDeniedOnSTSNamesTheSTSAction: an AccessDenied fault on
+// an STS call words its message as STS does ("sts:AssumeRole", the role as
+// the resource; AssumeRoleWithWebIdentity, which is unsigned, without a
+// user), not as a Route 53 action "route53:sts:…".
+func TestInjectedAccessDeniedOnSTSNamesTheSTSAction(t *testing.T) {
+	e := startEmu(t, route53emu.Options{AccountID: "123456789012"})
+	for _, op := range []string{"sts:GetCallerIdentity", "sts:AssumeRole", "sts:AssumeRoleWithWebIdentity"} {
+		if err := e.srv.AddFault(route53emu.Fault{Operation: op, Code: "AccessDenied"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	client := sts.New(sts.Options{Region: "us-east-1", BaseEndpoint: aws.String(e.url), RetryMaxAttempts: 1,
+		Credentials: credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "secret", "")})
+	_, err := client.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if code, msg := apiError(t, err); code != "AccessDenied" ||
+		msg != "User: arn:aws:iam::123456789012:user/AKIDEXAMPLE is not authorized to perform: sts:GetCallerIdentity on resource: *" {
+		t.Errorf("GetCallerIdentity: %s %q", code, msg)
+	}
+	_, err = client.AssumeRole(ctx, &sts.AssumeRoleInput{RoleArn: aws.String("arn:aws:iam::123456789012:role/dns"), RoleSessionName: aws.String("s")})
+	if code, msg := apiError(t, err); code != "AccessDenied" ||
+		msg != "User: arn:aws:iam::123456789012:user/AKIDEXAMPLE is not authorized to perform: sts:AssumeRole on resource: arn:aws:iam::123456789012:role/dns" {
+		t.Errorf("AssumeRole: %s %q", code, msg)
+	}
+	_, err = client.AssumeRoleWithWebIdentity(ctx, &sts.AssumeRoleWithWebIdentityInput{RoleArn: aws.String("arn:aws:iam::123456789012:role/dns"),
+		RoleSessionName: aws.String("s"), WebIdentityToken: aws.String(fakeJWT(t, map[string]any{"sub": "a", "aud": "sts.amazonaws.com"}))})
+	if code, msg := apiError(t, err); code != "AccessDenied" || msg != "Not authorized to perform sts:AssumeRoleWithWebIdentity" {
+		t.Errorf("AssumeRoleWithWebIdentity: %s %q", code, msg)
 	}
 }
