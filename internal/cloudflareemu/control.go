@@ -18,7 +18,7 @@ const controlPrefix = emucontrol.Prefix
 //	GET    /_emulator/dump             [ZoneDump] (records sorted; ?ids=false blanks ids)
 //	GET    /_emulator/calls            [Call];  DELETE clears calls and counters
 //	GET    /_emulator/counters         Counters
-//	PUT    /_emulator/rate-limit       {"requestsPerSecond":4,"burst":4,"duration":"60s"} (duration optional)
+//	PUT    /_emulator/rate-limit       {"requestsPerSecond":4,"burst":4,"duration":"60s"} (duration optional; a later call wins over a running window)
 //	GET    /_emulator/faults           {"faults":[Fault],"batchFailures":[BatchFailure]}
 //	POST   /_emulator/faults           body Fault, "duration":"60s" allowed
 //	POST   /_emulator/batch-failures   body BatchFailure

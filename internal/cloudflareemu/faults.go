@@ -150,7 +150,9 @@ func (s *Server) SetRateLimit(perSecond float64, burst int) error {
 
 // SetRateLimitFor applies a rate and burst for d (0: until changed), after
 // which the setting in force before the call returns; e.g. throttle to 4
-// requests per second for 60 s in the middle of a test.
+// requests per second for 60 s in the middle of a test. A setting made while
+// the window runs wins: SetRateLimit ends the window for good, another timed
+// one replaces it (emucontrol.RateLimiter.SetFor).
 func (s *Server) SetRateLimitFor(perSecond float64, burst int, d time.Duration) error {
 	if !emucontrol.ValidRate(perSecond) || burst < 0 || d < 0 {
 		return fmt.Errorf("rate limit: requestsPerSecond, burst and duration must be finite and not negative")

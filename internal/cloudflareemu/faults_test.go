@@ -188,3 +188,28 @@ func TestTimedRateLimitRestoresPreviousSetting(t *testing.T) {
 		t.Fatalf("after the window the unlimited setting must return: %d ok, %d throttled", ok, throttled)
 	}
 }
+
+// TestRateLimitSetDuringATimedWindowWins: turning throttling off while a
+// timed window runs keeps it off after the window's end; before, the
+// setting from before the window (here 1/s) came back.
+func TestRateLimitSetDuringATimedWindowWins(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	env := newEnv(t, Options{Now: clock.Now, RateLimit: 1, Burst: 1})
+	if status := control(t, env, "PUT", "rate-limit", `{"requestsPerSecond":4,"burst":4,"duration":"60s"}`, nil); status != 200 {
+		t.Fatalf("timed rate limit: %d", status)
+	}
+	clock.Advance(10 * time.Second)
+	if status := control(t, env, "PUT", "rate-limit", `{"requestsPerSecond":0}`, nil); status != 200 {
+		t.Fatalf("rate limit off: %d", status)
+	}
+	clock.Advance(60 * time.Second)
+	throttled := 0
+	for range 20 {
+		if status, _ := env.do(t, http.MethodGet, APIPrefix+"zones", nil); status == 429 {
+			throttled++
+		}
+	}
+	if throttled != 0 {
+		t.Fatalf("%d of 20 requests throttled after the window: the limit turned off during it must stay off", throttled)
+	}
+}

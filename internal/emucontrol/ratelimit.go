@@ -12,7 +12,8 @@ type RateLimiter struct {
 	rate    float64
 	burst   int
 	buckets map[string]*bucket
-	// window is set while a timed setting (SetFor) is in force.
+	// window is set while a timed setting (SetFor) is in force and holds
+	// the setting that returns when it ends.
 	window *rateWindow
 }
 
@@ -21,7 +22,7 @@ type bucket struct {
 	last   time.Time
 }
 
-// rateWindow remembers the setting a timed rate limit replaced.
+// rateWindow remembers the lasting setting a timed rate limit replaced.
 type rateWindow struct {
 	until time.Time
 	rate  float64
@@ -35,22 +36,36 @@ func ValidRate(perSecond float64) bool {
 }
 
 // Set changes the rate (requests per second; 0 disables) and the bucket size
-// (0: max(1, ceil(rate))), and refills every bucket.
+// (0: max(1, ceil(rate))) until changed, and refills every bucket. It ends a
+// timed setting still running: the caller asked for this one last, so the
+// setting from before the window must not come back over it.
 func (l *RateLimiter) Set(perSecond float64, burst int) {
-	l.rate, l.burst = perSecond, burst
-	l.Refill()
+	l.window = nil
+	l.apply(perSecond, burst)
 }
 
-// SetFor applies a rate and burst for d (0: until changed), after which the
-// setting in force before the call returns, e.g. to throttle for a minute in
-// the middle of a test. A window still running is not ended by a new
-// setting: when it runs out, the setting from before it returns.
+// SetFor applies a rate and burst for d (0: until changed, as Set), after
+// which the lasting setting returns, e.g. to throttle for a minute in the
+// middle of a test. A timed setting made while another runs replaces it;
+// when it ends, the setting from before both returns.
 func (l *RateLimiter) SetFor(now time.Time, perSecond float64, burst int, d time.Duration) {
 	l.restore(now)
-	if d > 0 {
-		l.window = &rateWindow{until: now.Add(d), rate: l.rate, burst: l.burst}
+	if d <= 0 {
+		l.Set(perSecond, burst)
+		return
 	}
-	l.Set(perSecond, burst)
+	lasting := rateWindow{rate: l.rate, burst: l.burst}
+	if l.window != nil {
+		lasting = *l.window
+	}
+	lasting.until = now.Add(d)
+	l.window = &lasting
+	l.apply(perSecond, burst)
+}
+
+func (l *RateLimiter) apply(perSecond float64, burst int) {
+	l.rate, l.burst = perSecond, burst
+	l.Refill()
 }
 
 // Rate is the rate in force, for messages that quote it.
@@ -94,5 +109,5 @@ func (l *RateLimiter) restore(now time.Time) {
 	}
 	w := l.window
 	l.window = nil
-	l.Set(w.rate, w.burst)
+	l.apply(w.rate, w.burst)
 }

@@ -63,6 +63,52 @@ func TestRateLimiterTimedSettingReturnsToTheOldOne(t *testing.T) {
 	}
 }
 
+// TestRateLimiterLaterSettingOutlivesATimedOne: a setting made while a
+// timed one runs (e.g. requestsPerSecond 0 to stop throttling early) is what
+// the caller asked for last, so the end of the window must not bring the
+// setting from before the window back over it.
+func TestRateLimiterLaterSettingOutlivesATimedOne(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		later func(l *RateLimiter, now time.Time)
+	}{
+		{"Set", func(l *RateLimiter, now time.Time) { l.Set(0, 0) }},
+		{"SetFor without a duration", func(l *RateLimiter, now time.Time) { l.SetFor(now, 0, 0, 0) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var l RateLimiter
+			l.Set(1, 1) // the setting before the window
+			l.SetFor(t0, 2, 2, time.Minute)
+			c.later(&l, t0.Add(10*time.Second))
+			for i := range 20 {
+				if _, ok := l.Take(t0.Add(time.Minute), "a"); !ok {
+					t.Fatalf("request %d after the window refused: the setting from before the window (1/s) came back over the later one (no limit)", i+1)
+				}
+			}
+		})
+	}
+}
+
+// TestRateLimiterTimedSettingInsideATimedOne: a second timed setting
+// replaces the first; when it ends, the setting from before both returns,
+// not the first window's rate for ever.
+func TestRateLimiterTimedSettingInsideATimedOne(t *testing.T) {
+	var l RateLimiter
+	l.SetFor(t0, 1, 1, time.Minute)
+	l.SetFor(t0.Add(10*time.Second), 2, 2, 10*time.Second)
+	if l.Rate() != 2 {
+		t.Fatalf("rate %v inside the second window, want 2", l.Rate())
+	}
+	l.Take(t0.Add(20*time.Second), "a")
+	if l.Rate() != 0 {
+		t.Fatalf("rate %v after the second window, want 0 (the setting before both)", l.Rate())
+	}
+	l.Take(t0.Add(2*time.Minute), "a")
+	if l.Rate() != 0 {
+		t.Fatalf("rate %v after the first window's end, want 0", l.Rate())
+	}
+}
+
 func TestValidRate(t *testing.T) {
 	for _, r := range []float64{0, 1, 2.5} {
 		if !ValidRate(r) {
