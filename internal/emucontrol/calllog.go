@@ -11,7 +11,8 @@ import (
 const MaxCalls = 100000
 
 // Counters count calls per operation, errors per "operation:code", the
-// number of 429 answers and all calls.
+// answers that told the client to slow down (429s unless the CallLog says
+// otherwise) and all calls.
 type Counters struct {
 	Calls     map[string]int `json:"calls"`
 	Errors    map[string]int `json:"errors"`
@@ -23,6 +24,11 @@ type Counters struct {
 // so tests can count SDK retries. C is the emulator's own entry type, whose
 // JSON form is part of its control API. The zero value is empty and ready.
 type CallLog[C any] struct {
+	// Throttle, when set before the first Add, tells which answers count as
+	// throttled; nil counts 429s. Route 53 throttles with 400 and an error
+	// code instead of a 429.
+	Throttle func(status int, errCode string) bool
+
 	mu       sync.Mutex
 	calls    []C
 	counters Counters
@@ -45,7 +51,11 @@ func (l *CallLog[C]) Add(c C, op string, status int, errCode string) {
 	if errCode != "" {
 		l.counters.Errors[op+":"+errCode]++
 	}
-	if status == http.StatusTooManyRequests {
+	throttled := status == http.StatusTooManyRequests
+	if l.Throttle != nil {
+		throttled = l.Throttle(status, errCode)
+	}
+	if throttled {
 		l.counters.Throttled++
 	}
 }

@@ -41,3 +41,12 @@ func TestCallLogDropsOldestBeyondMaxCalls(t *testing.T) {
 		t.Fatal("counters should count every call, not only the ones kept")
 	}
 }
+
+func TestCallLogThrottleDecidesWhatCountsAsThrottled(t *testing.T) {
+	l := CallLog[string]{Throttle: func(_ int, code string) bool { return code == "Throttling" }}
+	l.Add("a", "list", 400, "Throttling")
+	l.Add("b", "list", 429, "TooMany")
+	if c := l.Counters(); c.Throttled != 1 || c.Total != 2 {
+		t.Fatalf("counters %+v: want the 400 Throttling counted and the 429 not, as Throttle says", c)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/zonekeeper/zonekeeper/internal/emucontrol"
 )
 
 // Call is one entry of the call log: every Route 53 and STS request,
@@ -23,10 +25,16 @@ type Call struct {
 	ErrorCode   string    `json:"errorCode,omitempty"`
 }
 
-// Counters count calls per operation and errors per "Operation:Code".
-type Counters struct {
-	Calls  map[string]int `json:"calls"`
-	Errors map[string]int `json:"errors"`
+// Counters count calls per operation, errors per "Operation:Code", the
+// answers that told the client to slow down (throttledAnswer) and all calls.
+type Counters = emucontrol.Counters
+
+// throttledAnswer tells which answers count as throttled: Route 53 says
+// "slow down" with 400 Throttling (the rate limit) and PriorRequestNotComplete
+// (a busy zone), the two the SDK and zonekeeper's limiter back off on, and an
+// injected fault may still use 429.
+func throttledAnswer(status int, code string) bool {
+	return code == "Throttling" || code == "PriorRequestNotComplete" || status == http.StatusTooManyRequests
 }
 
 func (s *Server) record(r *http.Request, req request, requestID string, status int, code, accessKey string) {
@@ -61,13 +69,8 @@ func sdkAttempt(h string) int {
 // Calls returns a copy of the call log, oldest first.
 func (s *Server) Calls() []Call { return s.calls.Calls() }
 
-// Counters returns a copy of the per-operation counters. Route 53's control
-// API has always sent only these two maps, so the shared throttled and
-// total counts are left out.
-func (s *Server) Counters() Counters {
-	c := s.calls.Counters()
-	return Counters{Calls: c.Calls, Errors: c.Errors}
-}
+// Counters returns a copy of the counters.
+func (s *Server) Counters() Counters { return s.calls.Counters() }
 
 // ClearCalls empties the call log and counters, keeping all other state.
 func (s *Server) ClearCalls() { s.calls.Clear() }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/route53"
@@ -127,5 +128,35 @@ func TestControlAPIRefusesUnknownFields(t *testing.T) {
 	control(t, e, "GET", "faults", "", &faults)
 	if len(faults) != 0 {
 		t.Fatalf("a refused fault was installed: %+v", faults)
+	}
+}
+
+// TestCountersSendThrottledAndTotal: Route 53's counters carry the
+// "throttled" and "total" the other emulators send, next to "calls" and
+// "errors". Route 53 throttles with 400 and a code, not 429, so throttled
+// counts Throttling and PriorRequestNotComplete answers (the two the SDK
+// and zonekeeper's limiter treat as "slow down").
+func TestCountersSendThrottledAndTotal(t *testing.T) {
+	now := time.Unix(1700000000, 0)
+	e := startEmu(t, route53emu.Options{RateLimit: 1, Burst: 1, Now: func() time.Time { return now }})
+	zoneID := e.createZone(t, "example.com")
+	if err := e.srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", Code: "PriorRequestNotComplete", Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.srv.AddFault(route53emu.Fault{Operation: "GetHostedZone", Code: "InternalError", Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	client := newClient(e.url, func(o *route53.Options) { o.RetryMaxAttempts = 1 })
+	ctx := context.Background()
+	_, _ = client.ListHostedZones(ctx, &route53.ListHostedZonesInput{}) // Throttling: the one token went to createZone
+	_, _ = client.ChangeResourceRecordSets(ctx, &route53.ChangeResourceRecordSetsInput{HostedZoneId: aws.String(zoneID),
+		ChangeBatch: batch(upsert(rrs("a.example.com", "A", 60, "192.0.2.1")))})
+	_, _ = client.GetHostedZone(ctx, &route53.GetHostedZoneInput{Id: aws.String(zoneID)})
+	var counters map[string]json.RawMessage
+	control(t, e, "GET", "counters", "", &counters)
+	if string(counters["throttled"]) != "2" || string(counters["total"]) != "4" ||
+		string(counters["calls"]) != `{"ChangeResourceRecordSets":1,"CreateHostedZone":1,"GetHostedZone":1,"ListHostedZones":1}` ||
+		string(counters["errors"]) != `{"ChangeResourceRecordSets:PriorRequestNotComplete":1,"GetHostedZone:InternalError":1,"ListHostedZones:Throttling":1}` {
+		t.Fatalf("counters %s %s %s %s; want throttled 2 (Throttling, PriorRequestNotComplete), total 4", counters["calls"], counters["errors"], counters["throttled"], counters["total"])
 	}
 }

@@ -95,6 +95,7 @@ func New(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, log: log}
+	s.calls.Throttle = throttledAnswer
 	s.limiter.Set(opts.RateLimit, opts.Burst)
 	s.resetLocked()
 	return s
