@@ -106,7 +106,9 @@ func TestAWSUnreadableZoneLeftOut(t *testing.T) {
 			deniedID = z.ID
 		}
 	}
-	srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: deniedID, Code: "AccessDenied"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: deniedID, Code: "AccessDenied"}); err != nil {
+		t.Fatal(err)
+	}
 	e.createService(t, annotated(loadBalancer("web", "default", nil), "hostname", "web."+good+",web."+denied), "10.41.0.1")
 	const interval = 2 * time.Second
 	st := startAWSWith(t, e, srv, txt.Config{}, awsprovider.Config{}, func(s *controller.Settings) { s.Interval = interval }, good, denied)

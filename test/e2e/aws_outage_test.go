@@ -46,7 +46,9 @@ func TestAWSOutageBacksOffWithoutRelisting(t *testing.T) {
 	// Phase 1: writes fail (5xx after the SDK's retries) for 20 s.
 	const outage = 20 * time.Second
 	srv.ClearCalls()
-	srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", Code: "InternalError"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", Code: "InternalError"}); err != nil {
+		t.Fatal(err)
+	}
 	e.createService(t, annotated(loadBalancer("second", "default", nil), "hostname", "second."+awsZone), "10.30.0.2")
 	time.Sleep(outage)
 	writes := callsByOperation(srv)
@@ -66,7 +68,9 @@ func TestAWSOutageBacksOffWithoutRelisting(t *testing.T) {
 
 	// Phase 2: everything fails, and the cache is gone (as after an ambiguous failure).
 	srv.ClearCalls()
-	srv.AddFault(route53emu.Fault{Code: "InternalError"})
+	if err := srv.AddFault(route53emu.Fault{Code: "InternalError"}); err != nil {
+		t.Fatal(err)
+	}
 	st.ctrl.Resync()
 	e.createService(t, annotated(loadBalancer("third", "default", nil), "hostname", "third."+awsZone), "10.30.0.3")
 	time.Sleep(outage)
@@ -147,7 +151,9 @@ func TestAWSServerErrorsThenThrottling(t *testing.T) {
 	}
 	const fault = 60 * time.Second
 	srv.ClearCalls()
-	srv.AddFault(route53emu.Fault{Code: "InternalError"})
+	if err := srv.AddFault(route53emu.Fault{Code: "InternalError"}); err != nil {
+		t.Fatal(err)
+	}
 	changes(0)
 	time.Sleep(fault / 2)
 	changes(1)

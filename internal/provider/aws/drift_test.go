@@ -128,7 +128,9 @@ func TestUnreadableZoneIsLeftOut(t *testing.T) {
 	staticCredentials(t)
 	srv, url := emulator(t, route53emu.Options{})
 	zs := seed(t, srv, route53emu.SeedZone{Name: "one.test"}, route53emu.SeedZone{Name: "two.test"})
-	srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: zs[1].ID, Code: "AccessDenied"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: zs[1].ID, Code: "AccessDenied"}); err != nil {
+		t.Fatal(err)
+	}
 	p := newProvider(t, url, Config{})
 	_, err := p.Records(ctxT(t))
 	ue, ok := provider.AsUnreadableZones(err)
@@ -224,7 +226,9 @@ func TestProbeDeniedFallsBackToListing(t *testing.T) {
 	staticCredentials(t)
 	srv, url := emulator(t, route53emu.Options{})
 	seed(t, srv, route53emu.SeedZone{Name: "one.test"})
-	srv.AddFault(route53emu.Fault{Operation: "GetHostedZone", Code: "AccessDenied"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "GetHostedZone", Code: "AccessDenied"}); err != nil {
+		t.Fatal(err)
+	}
 	logs := &testbed.LogBuffer{}
 	p := newProvider(t, url, Config{Logger: slog.New(slog.NewTextHandler(logs, nil))})
 	for range 3 {
@@ -249,7 +253,9 @@ func TestRetryAfterPausesTheAccount(t *testing.T) {
 	staticCredentials(t)
 	srv, url := emulator(t, route53emu.Options{})
 	seed(t, srv, route53emu.SeedZone{Name: "one.test"})
-	srv.AddFault(route53emu.Fault{Operation: "ListHostedZones", Code: "Throttling", Count: 1, RetryAfter: "1"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ListHostedZones", Code: "Throttling", Count: 1, RetryAfter: "1"}); err != nil {
+		t.Fatal(err)
+	}
 	p := newProvider(t, url, Config{RequestsPerSecond: 1000})
 	start := time.Now()
 	if _, err := p.Records(ctxT(t)); err != nil {

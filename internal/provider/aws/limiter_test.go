@@ -57,7 +57,9 @@ func TestThrottlingRetriedAndSlowsDown(t *testing.T) {
 	if _, err := p.Records(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", Code: "Throttling", Count: 2})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", Code: "Throttling", Count: 2}); err != nil {
+		t.Fatal(err)
+	}
 	if err := p.ApplyChanges(ctxT(t), &plan.Changes{Create: []*endpoint.Endpoint{ep("a.example.com", "A", 60, "10.0.0.1")}}); err != nil {
 		t.Fatalf("two throttles must be retried: %v", err)
 	}
@@ -102,7 +104,9 @@ func TestAnsweredFailureOfOneZoneKeepsTheOthers(t *testing.T) {
 	if _, err := p.Records(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
-	srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", ZoneID: "ZDENIED", Code: "AccessDenied"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ChangeResourceRecordSets", ZoneID: "ZDENIED", Code: "AccessDenied"}); err != nil {
+		t.Fatal(err)
+	}
 	err := p.ApplyChanges(ctxT(t), &plan.Changes{Create: []*endpoint.Endpoint{
 		ep("a.example.com", "A", 60, "10.0.0.1"), ep("b.example.org", "A", 60, "10.0.0.2")}})
 	ae, ok := provider.AsApplyError(err)

@@ -44,7 +44,9 @@ func TestRecordsReportsTheVersionOfWhatItReturns(t *testing.T) {
 	if now, _ := p.ListingVersion(); err != nil || !reported || v2 == v1 || now != v2 || !strings.Contains(epNames(eps), "x.one.test") {
 		t.Fatalf("the listing after a write reported %d (reported %v; was %d, ListingVersion %d): %s, %v", v2, reported, v1, now, epNames(eps), err)
 	}
-	srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: zs[1].ID, Code: "AccessDenied"})
+	if err := srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: zs[1].ID, Code: "AccessDenied"}); err != nil {
+		t.Fatal(err)
+	}
 	p.Invalidate()
 	_, v3, reported, err := listedVersion(t, p)
 	if _, partial := provider.AsUnreadableZones(err); !partial || reported {

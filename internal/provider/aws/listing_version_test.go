@@ -239,7 +239,9 @@ func TestRegistryRelistsWhileAZoneIsUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.settle(t, "readable")
-	s.srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: s.zones[1].ID, Code: "AccessDenied"})
+	if err := s.srv.AddFault(route53emu.Fault{Operation: "ListResourceRecordSets", ZoneID: s.zones[1].ID, Code: "AccessDenied"}); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 2 {
 		lists := s.c.count()
 		s.resync(t, []time.Duration{time.Nanosecond, 24 * time.Hour}[i]) // relisted, then probed
