@@ -61,17 +61,17 @@ func answer(m *dns.Msg, snap *snapshot, q dns.Question, tcp bool) {
 // non-terminal), or the wildcard at the closest encloser (RFC 4592), flagged as such; nil when the
 // name does not exist.
 func find(snap *snapshot, z *zone, name string) (*node, bool) {
-	if n, ok := snap.names[name]; ok {
+	if n := snap.names.get(name); n != nil {
 		return n, false
 	}
 	ce := parent(name)
 	for len(ce) > len(z.name) {
-		if _, ok := snap.names[ce]; ok {
+		if snap.names.get(ce) != nil {
 			break
 		}
 		ce = parent(ce)
 	}
-	if wc, ok := snap.names["*."+ce]; ok {
+	if wc := snap.names.get("*." + ce); wc != nil {
 		return wc, true
 	}
 	return nil, false

@@ -109,18 +109,22 @@ func (s *Server) transferAllowed(client netip.Addr, key string) bool {
 
 // zoneRecords lists a zone as a transfer sends it: SOA, NS, every other record in name order, SOA.
 func zoneRecords(snap *snapshot, z *zone) []dns.RR {
-	var names []string
-	for name := range snap.names {
+	type owner struct {
+		name string
+		n    *node
+	}
+	var owners []owner
+	for name, n := range snap.names.all() {
 		// A name below a more specific zone of the server belongs to that zone.
 		if inZone(name, z.name) && snap.zoneOf(name) == z {
-			names = append(names, name)
+			owners = append(owners, owner{name, n})
 		}
 	}
-	slices.SortFunc(names, func(a, b string) int { return dnsCompare(a, b) })
+	slices.SortFunc(owners, func(a, b owner) int { return dnsCompare(a.name, b.name) })
 	out := []dns.RR{z.soa}
 	out = append(out, z.ns...)
-	for _, name := range names {
-		for _, s := range snap.names[name].merged {
+	for _, o := range owners {
+		for _, s := range o.n.merged {
 			out = append(out, s.rrs...)
 		}
 	}

@@ -67,11 +67,13 @@ func New(cfg Config, log *slog.Logger) (*Server, error) {
 		}
 	}
 	for name, v := range s.views.byName {
-		base := &snapshot{serial: serial, names: map[string]*node{}}
+		names := newNameIndex().edit()
+		base := &snapshot{serial: serial}
 		for _, z := range s.zoneNames {
 			base.zones = append(base.zones, newZone(&c, z, serial))
-			base.names[z] = &node{}
+			names.set(&node{name: z})
 		}
+		base.names = names.done()
 		tx := &Txn{base: base, touched: map[string]*node{}}
 		if err := loadStatic(tx, perView[name], log); err != nil {
 			return nil, fmt.Errorf("view %s: %w", name, err)

@@ -13,8 +13,8 @@ import (
 // a new one (sharing the nodes they did not touch) and swap it in whole.
 type snapshot struct {
 	serial uint32
-	zones  []*zone          // longest name first, so the first suffix match is the closest zone
-	names  map[string]*node // canonical FQDN → node; every apex is present
+	zones  []*zone   // longest name first, so the first suffix match is the closest zone
+	names  nameIndex // canonical FQDN → node; every apex is present
 }
 
 // zone is one zone of a snapshot with its synthesised SOA and NS records.
@@ -29,6 +29,7 @@ type zone struct {
 // names below it hold data, so a query for it is NODATA, not NXDOMAIN (RFC 8020), and wildcards above
 // it do not apply to it (RFC 4592).
 type node struct {
+	name    string  // canonical FQDN
 	static  []rrset // from zone files, never changed by Update
 	dynamic []rrset // written through Update
 	merged  []rrset // static then dynamic; what queries see

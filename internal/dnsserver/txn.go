@@ -2,7 +2,6 @@ package dnsserver
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -22,12 +21,12 @@ func (tx *Txn) lookup(name string) *node {
 	if n, ok := tx.touched[name]; ok {
 		return n
 	}
-	return tx.base.names[name]
+	return tx.base.names.get(name)
 }
 
 // copyNode returns a private copy of the node at name (new if absent), recorded in the batch.
 func (tx *Txn) copyNode(name string) *node {
-	var c node
+	c := node{name: name}
 	if n := tx.lookup(name); n != nil {
 		c = *n
 	}
@@ -179,16 +178,17 @@ func (tx *Txn) commit() *snapshot {
 		return nil
 	}
 	serial := tx.base.serial + 1
-	next := &snapshot{serial: serial, names: maps.Clone(tx.base.names)}
-	for _, z := range tx.base.zones {
-		next.zones = append(next.zones, z.withSerial(serial))
-	}
+	names := tx.base.names.edit()
 	for name, n := range tx.touched {
 		if n == nil {
-			delete(next.names, name)
+			names.delete(name)
 		} else {
-			next.names[name] = n
+			names.set(n)
 		}
+	}
+	next := &snapshot{serial: serial, names: names.done()}
+	for _, z := range tx.base.zones {
+		next.zones = append(next.zones, z.withSerial(serial))
 	}
 	return next
 }
