@@ -115,8 +115,13 @@ type indexEdit struct {
 
 func (ix nameIndex) edit() *indexEdit { return &indexEdit{ix: ix} }
 
-// done returns the edited index.
-func (e *indexEdit) done() nameIndex { return e.ix }
+// done returns the edited index. The edit lets go of it: every node the edit made still points at the
+// edit, and an edit holding its index would keep that root, and through it every earlier one, alive.
+func (e *indexEdit) done() nameIndex {
+	ix := e.ix
+	e.ix = nameIndex{}
+	return ix
+}
 
 // own returns t if this edit made it, else a copy of t that this edit may change (a new node for nil).
 func (e *indexEdit) own(t *trieNode) *trieNode {
